@@ -1,0 +1,174 @@
+// Command pullcept is a room where one person and several AI coding CLIs
+// talk together. main wires the packages; each subcommand builds one thing.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"pullcept/control"
+	"pullcept/dirs"
+	"pullcept/room"
+	"pullcept/room/socket"
+	"pullcept/topicstore"
+)
+
+const usage = `pullcept — a room for one person and several AI coding CLIs
+
+usage:
+  pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
+  pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
+  pullcept topics list [--json]     list topics
+  pullcept topics show ID [--tail N] [--json]
+                                    print a topic's posts
+Data lives under $PULLCEPT_HOME, else the XDG folders (README).
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "pullcept:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cmd := ""
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, stdin, stdout)
+	case "sidecar":
+		return runSidecar(ctx, stdin, stdout, stderr)
+	case "topics":
+		return topics(args, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "":
+		return runTUI(ctx)
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown command %q", cmd)
+	}
+}
+
+// openLog opens the app's own log under the state folder.
+func openLog(d dirs.Dirs) (*slog.Logger, func(), error) {
+	f, err := os.OpenFile(filepath.Join(d.State, "pullcept.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open log: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
+}
+
+// core is the engine, store and socket of one run.
+type core struct {
+	dirs   dirs.Dirs
+	store  *topicstore.Store
+	engine *room.Engine
+	sock   *socket.Server
+	log    *slog.Logger
+	close  func()
+}
+
+func startCore(personName string, typer room.Typer, kind func(string) (string, bool)) (*core, error) {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Ensure(); err != nil {
+		return nil, err
+	}
+	log, closeLog, err := openLog(d)
+	if err != nil {
+		return nil, err
+	}
+	store, err := topicstore.Open(d.Logs())
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	e := room.New(room.Config{Log: store, Typer: typer, AccountKind: kind, PersonName: personName})
+	token, err := socket.NewToken()
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	sock, err := socket.Listen(e, token, log)
+	if err != nil {
+		closeLog()
+		return nil, err
+	}
+	log.Info("room socket listening", "addr", sock.Addr())
+	return &core{dirs: d, store: store, engine: e, sock: sock, log: log, close: func() { sock.Close(); closeLog() }}, nil
+}
+
+func personName() string {
+	if n := os.Getenv("PULLCEPT_NAME"); n != "" {
+		return n
+	}
+	if n := os.Getenv("USER"); n != "" {
+		return n
+	}
+	return "you"
+}
+
+func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	c, err := startCore(personName(), nil, nil)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	srv := &control.Server{Engine: c.engine, Store: c.store, URL: c.sock.URL(), Token: c.sock.Token()}
+	return srv.Serve(ctx, stdin, stdout)
+}
+
+func runTUI(ctx context.Context) error {
+	return errors.New("the terminal UI is not built yet; use `pullcept serve` (see README)")
+}
+
+func topics(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("usage: pullcept topics list [--json] | show ID [--tail N] [--json]")
+	}
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	store, err := topicstore.Open(d.Logs())
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("topics "+args[0], flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print JSON")
+	tail := fs.Int("tail", 0, "only the last N posts")
+	switch args[0] {
+	case "list":
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return listTopics(store, *asJSON, stdout)
+	case "show":
+		if len(args) < 2 {
+			return errors.New("usage: pullcept topics show ID [--tail N] [--json]")
+		}
+		if err := fs.Parse(args[2:]); err != nil {
+			return err
+		}
+		return showTopic(store, args[1], *tail, *asJSON, stdout)
+	default:
+		return fmt.Errorf("unknown topics command %q (want list or show)", args[0])
+	}
+}

@@ -1,0 +1,572 @@
+// Package room is the room engine: one room per topic, each with its floor
+// and its seats (one per connection), and the single deliver() every post
+// goes through — from the TUI, a sidecar, a local MCP server's notification
+// or the app itself. deliver() takes mentions into `to`, judges the floor,
+// appends the log line, tells subscribers and hands the post to whoever
+// types it into terminals, all under the room's one lock, so the order the
+// floor gives is the order in the file.
+//
+// Spec: 003 "部屋プロトコル", "床", "部屋のログ", "トピック", "宛先は本文の中の
+// @ で指定する", "発言は端末へ入る".
+package room
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"pullcept/room/wire"
+	"pullcept/topicstore"
+)
+
+// Errors a post can get instead of a judgement.
+var (
+	ErrNoRoom       = errors.New("no room")
+	ErrOnlyMentions = errors.New(ErrOnlyMentionsText)
+	ErrEmpty        = errors.New("empty post: there is nothing to say")
+	ErrTooLarge     = errors.New("post too large")
+	ErrDuplicateID  = errors.New("message_id already used in this room")
+	ErrBadID        = errors.New("bad message_id")
+)
+
+// MaxContentBytes bounds a post's body.
+const MaxContentBytes = 256 << 10
+
+// ConnID identifies a connection: the room's unit of identity for seats,
+// the floor and the own-post rule. It never goes on the wire.
+type ConnID uint64
+
+// Log is what the room needs from the topic store.
+type Log interface {
+	Append(topic string, p topicstore.Post) (first bool, err error)
+	NoteFirstPost(topic, content string) error
+	Page(topic string, limit int, before string) (topicstore.Page, error)
+}
+
+// Delivery is a post handed to the terminal typist: type it into the
+// terminal of each account in Accounts for Topic (the seated accounts other
+// than the speaker's connection's).
+type Delivery struct {
+	Topic    string
+	Post     wire.Post
+	Role     string
+	Accounts []string
+}
+
+// Typer types posts into terminals. Type must not block: it queues.
+type Typer interface {
+	Type(d Delivery)
+}
+
+// Config wires an Engine.
+type Config struct {
+	Log Log
+	// Typer may be nil (nothing is typed).
+	Typer Typer
+	// AccountKind answers the kind of a configured account; nil or !ok
+	// means unknown.
+	AccountKind func(account string) (kind string, ok bool)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// PersonName is the person's name in every room (the TUI or the
+	// serve controller). Empty means "you".
+	PersonName string
+	// PersonHue is the person's declared hue, if any.
+	PersonHue *int
+}
+
+// Engine holds every room of this run.
+type Engine struct {
+	cfg      Config
+	broker   *broker
+	usage    *UsageBook
+	nextConn atomic.Uint64
+	person   ConnID
+
+	mu    sync.Mutex
+	rooms map[string]*Room
+	conns map[ConnID]*conn
+}
+
+// conn is a socket connection's membership: fixed to the room its first
+// hello named.
+type conn struct {
+	topic   string // "" until seated
+	decided bool   // the first hello fixed the room (even if it did not exist)
+}
+
+// Room is one topic's floor and seats.
+type Room struct {
+	topic string
+	mu    sync.Mutex
+	floor *floor
+	seats map[ConnID]*seat
+	order []ConnID // seat order for the roster
+}
+
+type seat struct {
+	name    string
+	hue     *int
+	account string
+	since   uint64 // floor position when the seat was taken
+	person  bool
+}
+
+// New makes an engine.
+func New(cfg Config) *Engine {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.PersonName == "" {
+		cfg.PersonName = "you"
+	}
+	e := &Engine{cfg: cfg, broker: newBroker(), usage: newUsageBook(), rooms: map[string]*Room{}, conns: map[ConnID]*conn{}}
+	e.person = e.NewConn()
+	return e
+}
+
+// NewConn allocates a connection id.
+func (e *Engine) NewConn() ConnID { return ConnID(e.nextConn.Add(1)) }
+
+// Person is the connection id of the person at the screen.
+func (e *Engine) Person() ConnID { return e.person }
+
+// PersonName is the person's name in the rooms.
+func (e *Engine) PersonName() string { return e.cfg.PersonName }
+
+// Subscribe returns a new event subscription.
+func (e *Engine) Subscribe() *Subscription { return e.broker.subscribe() }
+
+// Usage is the usage book.
+func (e *Engine) Usage() *UsageBook { return e.usage }
+
+// Open makes the room of topic if this run has none, and seats the person
+// in it. Opening twice is harmless.
+func (e *Engine) Open(topic string) (*Room, error) {
+	if !topicstore.ValidID(topic) {
+		return nil, fmt.Errorf("open %q: %w", topic, topicstore.ErrBadID)
+	}
+	e.mu.Lock()
+	r, ok := e.rooms[topic]
+	if !ok {
+		r = &Room{topic: topic, floor: newFloor(), seats: map[ConnID]*seat{}}
+		e.rooms[topic] = r
+	}
+	e.mu.Unlock()
+	if !ok {
+		e.seat(r, e.person, &seat{name: e.cfg.PersonName, hue: e.cfg.PersonHue, person: true})
+	}
+	return r, nil
+}
+
+// Room returns the room of topic if it is open.
+func (e *Engine) Room(topic string) (*Room, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r, ok := e.rooms[topic]
+	return r, ok
+}
+
+// Topics lists the open rooms' topics.
+func (e *Engine) Topics() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := make([]string, 0, len(e.rooms))
+	for t := range e.rooms {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Drop throws the room of a deleted topic away. Connections seated in it
+// get an error for everything they send afterwards.
+func (e *Engine) Drop(topic string) {
+	e.mu.Lock()
+	delete(e.rooms, topic)
+	e.mu.Unlock()
+	e.usage.dropTopic(topic)
+}
+
+// Hello seats a socket connection. The first hello fixes the room for the
+// connection's life; a later hello may rename the seat (same seat, same
+// position) but never moves it. A hello naming no room or a room this run
+// does not have leaves the connection unseated.
+func (e *Engine) Hello(id ConnID, h wire.Hello) error {
+	e.mu.Lock()
+	c, ok := e.conns[id]
+	if !ok {
+		c = &conn{}
+		e.conns[id] = c
+	}
+	if !c.decided {
+		c.decided = true
+		c.topic = h.Room
+	}
+	topic := c.topic
+	r := e.rooms[topic]
+	e.mu.Unlock()
+	if topic == "" {
+		return fmt.Errorf("%w: hello names no room", ErrNoRoom)
+	}
+	if r == nil {
+		return fmt.Errorf("%w: room %q does not exist in this run", ErrNoRoom, topic)
+	}
+	name := strings.TrimSpace(h.Name)
+	if name == "" {
+		name = "unnamed"
+	}
+	e.seat(r, id, &seat{name: name, hue: h.Hue, account: h.AccountID})
+	return nil
+}
+
+func (e *Engine) seat(r *Room, id ConnID, s *seat) {
+	r.mu.Lock()
+	if old, ok := r.seats[id]; ok {
+		s.since = old.since // re-introduction keeps the seat's position
+	} else {
+		s.since = r.floor.last
+		r.order = append(r.order, id)
+	}
+	r.seats[id] = s
+	roster := r.rosterLocked()
+	r.mu.Unlock()
+	e.broker.publish(Event{Kind: EventRoster, Topic: r.topic, Participants: roster})
+}
+
+// Leave removes a connection's seat (on disconnect).
+func (e *Engine) Leave(id ConnID) {
+	e.mu.Lock()
+	c := e.conns[id]
+	delete(e.conns, id)
+	var r *Room
+	if c != nil {
+		r = e.rooms[c.topic]
+	}
+	e.mu.Unlock()
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	if _, ok := r.seats[id]; !ok {
+		r.mu.Unlock()
+		return
+	}
+	delete(r.seats, id)
+	for i, o := range r.order {
+		if o == id {
+			r.order = append(r.order[:i:i], r.order[i+1:]...)
+			break
+		}
+	}
+	roster := r.rosterLocked()
+	r.mu.Unlock()
+	e.broker.publish(Event{Kind: EventRoster, Topic: r.topic, Participants: roster})
+}
+
+// Roster lists the participants of topic's room.
+func (e *Engine) Roster(topic string) []Participant {
+	r, ok := e.Room(topic)
+	if !ok {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rosterLocked()
+}
+
+func (r *Room) rosterLocked() []Participant {
+	out := make([]Participant, 0, len(r.order))
+	for _, id := range r.order {
+		s := r.seats[id]
+		out = append(out, Participant{Name: s.name, Hue: s.hue, Account: s.account, Person: s.person})
+	}
+	return out
+}
+
+// connRoom is the room a socket connection sits in.
+func (e *Engine) connRoom(id ConnID) (*Room, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	c, ok := e.conns[id]
+	if !ok || !c.decided {
+		return nil, fmt.Errorf("%w: send hello with a room first", ErrNoRoom)
+	}
+	if c.topic == "" {
+		return nil, fmt.Errorf("%w: hello named no room", ErrNoRoom)
+	}
+	r, ok := e.rooms[c.topic]
+	if !ok {
+		return nil, fmt.Errorf("%w: room %q does not exist (never opened in this run, or deleted)", ErrNoRoom, c.topic)
+	}
+	return r, nil
+}
+
+// ConnTopic is the topic a connection is seated in ("" if none).
+func (e *Engine) ConnTopic(id ConnID) string {
+	r, err := e.connRoom(id)
+	if err != nil {
+		return ""
+	}
+	return r.topic
+}
+
+// Outcome is the result of a judged post.
+type Outcome struct {
+	Delivered bool
+	Post      wire.Post   // the post as delivered
+	Missed    []wire.Post // when the floor refused it
+}
+
+// source says which door a post came in by; it decides role, judgement and
+// mention handling.
+type source int
+
+const (
+	fromPerson source = iota // the TUI: role admin, judged
+	fromSocket               // a sidecar: role = account kind, judged
+	fromMCP                  // a local MCP server's notification: role mcp, not judged, no mentions
+	fromApp                  // the app's own notice: role app, not judged
+)
+
+type input struct {
+	messageID string
+	content   string
+	to        []string
+	lastSeen  string
+	// for fromMCP / fromApp, who speaks
+	name    string
+	account string
+	hue     *int
+}
+
+// PostAsPerson delivers an admin post from the person at the screen to
+// topic, judged against lastSeen (the newest post drawn).
+func (e *Engine) PostAsPerson(topic, content, lastSeen string) (Outcome, error) {
+	r, ok := e.Room(topic)
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
+	}
+	return e.deliver(r, e.person, fromPerson, input{content: content, lastSeen: lastSeen})
+}
+
+// PostFromConn delivers a socket connection's post frame.
+func (e *Engine) PostFromConn(id ConnID, f wire.PostFrame) (Outcome, error) {
+	r, err := e.connRoom(id)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return e.deliver(r, id, fromSocket, input{messageID: f.MessageID, content: f.Content, to: f.To, lastSeen: f.LastSeen})
+}
+
+// Notify delivers a local MCP server's notification, as the server's mcp
+// account: never judged, body and addressees untouched.
+func (e *Engine) Notify(topic, account, name string, hue *int, content string) (Outcome, error) {
+	r, ok := e.Room(topic)
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
+	}
+	return e.deliver(r, 0, fromMCP, input{content: content, name: name, account: account, hue: hue})
+}
+
+// AppName is the speaker of the app's own notices.
+const AppName = "Pullcept（自動通知）"
+
+// AppNotice delivers the app's own notice to topic.
+func (e *Engine) AppNotice(topic, content string) (Outcome, error) {
+	r, ok := e.Room(topic)
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
+	}
+	return e.deliver(r, 0, fromApp, input{content: content, name: AppName})
+}
+
+// deliver is the one path of every post.
+func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, error) {
+	if len(in.content) > MaxContentBytes {
+		return Outcome{}, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(in.content), MaxContentBytes)
+	}
+	if in.messageID != "" && !validMessageID(in.messageID) {
+		return Outcome{}, fmt.Errorf("%w: at most 128 printable characters without spaces", ErrBadID)
+	}
+	to := wire.Addressees(in.to)
+	content := in.content
+
+	r.mu.Lock()
+	var s *seat
+	if src == fromPerson || src == fromSocket {
+		s = r.seats[from]
+		if s == nil {
+			r.mu.Unlock()
+			return Outcome{}, fmt.Errorf("%w: this connection has no seat in room %q", ErrNoRoom, r.topic)
+		}
+	}
+	if src != fromMCP {
+		names := make([]string, 0, len(r.seats))
+		for _, id := range r.order {
+			names = append(names, r.seats[id].name)
+		}
+		var took []string
+		content, took = TakeMentions(content, names)
+		if len(took) > 0 && strings.TrimSpace(content) == "" {
+			r.mu.Unlock()
+			return Outcome{}, ErrOnlyMentions
+		}
+		to = wire.Addressees(append(to, took...))
+	}
+	if strings.TrimSpace(content) == "" {
+		r.mu.Unlock()
+		return Outcome{}, ErrEmpty
+	}
+	id := in.messageID
+	if id == "" {
+		id = uuid.NewString()
+	} else if r.floor.has(id) {
+		r.mu.Unlock()
+		return Outcome{}, fmt.Errorf("%w: %s", ErrDuplicateID, id)
+	}
+	if s != nil {
+		if missed := r.floor.missed(in.lastSeen, s.since, from); len(missed) > 0 {
+			r.mu.Unlock()
+			return Outcome{Missed: missed}, nil
+		}
+	}
+
+	p := wire.Post{MessageID: id, Content: content, To: to, TS: e.cfg.Now().UTC().Format(TSLayout)}
+	role := wire.RoleUnknown
+	switch src {
+	case fromPerson:
+		p.Speaker, p.Hue, role = s.name, s.hue, wire.RoleAdmin
+	case fromSocket:
+		p.Speaker, p.Hue, p.Account = s.name, s.hue, s.account
+		role = e.roleOf(s.account)
+	case fromMCP:
+		p.Speaker, p.Hue, p.Account, role = in.name, in.hue, in.account, wire.RoleMCP
+	case fromApp:
+		p.Speaker, p.FromApp, role = in.name, true, wire.RoleApp
+	}
+
+	first, appendErr := e.cfg.Log.Append(r.topic, toLogPost(p))
+	r.floor.add(p, from)
+	var accounts []string
+	skip := ""
+	if s != nil {
+		skip = s.account
+	}
+	seen := map[string]bool{}
+	for _, cid := range r.order {
+		st := r.seats[cid]
+		if cid == from || st.account == "" || st.account == skip || seen[st.account] {
+			continue
+		}
+		seen[st.account] = true
+		accounts = append(accounts, st.account)
+	}
+	if appendErr != nil {
+		e.broker.publish(Event{Kind: EventLogError, Topic: r.topic, Err: appendErr.Error()})
+	}
+	e.broker.publish(Event{Kind: EventPost, Topic: r.topic, Post: p, Own: from == e.person, Role: role})
+	if e.cfg.Typer != nil {
+		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts})
+	}
+	r.mu.Unlock()
+
+	if first {
+		// The index is written outside the room lock (spec: 索引はロックの外で書く).
+		if err := e.cfg.Log.NoteFirstPost(r.topic, p.Content); err != nil {
+			e.broker.publish(Event{Kind: EventLogError, Topic: r.topic, Err: err.Error()})
+		}
+	}
+	return Outcome{Delivered: true, Post: p}, nil
+}
+
+// TSLayout is the UTC RFC 3339 timestamp of posts, to the millisecond.
+const TSLayout = "2006-01-02T15:04:05.000Z07:00"
+
+// roleOf is the tag role of a socket post: the kind of the account the
+// connection named, never admin/mcp/app, else unknown.
+func (e *Engine) roleOf(account string) string {
+	if account == "" || e.cfg.AccountKind == nil {
+		return wire.RoleUnknown
+	}
+	kind, ok := e.cfg.AccountKind(account)
+	if !ok {
+		return wire.RoleUnknown
+	}
+	switch kind {
+	case "", wire.RoleAdmin, wire.RoleMCP, wire.RoleApp, wire.RoleUnknown:
+		return wire.RoleUnknown
+	}
+	return kind
+}
+
+func validMessageID(id string) bool {
+	if len(id) > 128 || !utf8.ValidString(id) {
+		return false
+	}
+	for _, r := range id {
+		if r <= ' ' || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
+}
+
+func toLogPost(p wire.Post) topicstore.Post {
+	return topicstore.Post{MessageID: p.MessageID, Speaker: p.Speaker, FullName: p.FullName, Account: p.Account, FromApp: p.FromApp, Content: p.Content, To: p.To, TS: p.TS}
+}
+
+// FromLogPost converts a log line to a wire post.
+func FromLogPost(p topicstore.Post) wire.Post {
+	return wire.Post{MessageID: p.MessageID, Speaker: p.Speaker, FullName: p.FullName, Account: p.Account, FromApp: p.FromApp, Content: p.Content, To: p.To, TS: p.TS}
+}
+
+// History answers a connection's history request from its own topic.
+func (e *Engine) History(id ConnID, limit int, before string) ([]wire.Post, bool, error) {
+	r, err := e.connRoom(id)
+	if err != nil {
+		return nil, false, err
+	}
+	return e.TopicPage(r.topic, limit, before)
+}
+
+// TopicPage reads a page of topic's log, oldest first, clamping limit to
+// [1, wire.HistoryMax] (0 means wire.HistoryDefault).
+func (e *Engine) TopicPage(topic string, limit int, before string) ([]wire.Post, bool, error) {
+	if limit <= 0 {
+		limit = wire.HistoryDefault
+	}
+	if limit > wire.HistoryMax {
+		limit = wire.HistoryMax
+	}
+	page, err := e.cfg.Log.Page(topic, limit, before)
+	if err != nil {
+		return nil, false, err
+	}
+	out := make([]wire.Post, len(page.Posts))
+	for i, p := range page.Posts {
+		out[i] = FromLogPost(p)
+	}
+	return out, page.HasMore, nil
+}
+
+// UsageFor answers a connection's usage request: its own (topic, account).
+func (e *Engine) UsageFor(id ConnID) (Usage, bool, error) {
+	r, err := e.connRoom(id)
+	if err != nil {
+		return Usage{}, false, err
+	}
+	r.mu.Lock()
+	s := r.seats[id]
+	r.mu.Unlock()
+	if s == nil || s.account == "" {
+		return Usage{}, false, errors.New("this connection has no account: usage figures belong to a seat's account")
+	}
+	u, ok := e.usage.Get(r.topic, s.account)
+	return u, ok, nil
+}

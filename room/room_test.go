@@ -1,0 +1,455 @@
+package room
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"pullcept/room/wire"
+	"pullcept/topicstore"
+)
+
+// memLog is an in-memory Log that records appends in order and can fail.
+type memLog struct {
+	mu    sync.Mutex
+	posts map[string][]topicstore.Post
+	fail  error
+	named map[string]string
+}
+
+func newMemLog() *memLog {
+	return &memLog{posts: map[string][]topicstore.Post{}, named: map[string]string{}}
+}
+
+func (l *memLog) Append(topic string, p topicstore.Post) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.fail != nil {
+		return false, l.fail
+	}
+	first := len(l.posts[topic]) == 0
+	l.posts[topic] = append(l.posts[topic], p)
+	return first, nil
+}
+
+func (l *memLog) NoteFirstPost(topic, content string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.named[topic]; !ok {
+		l.named[topic] = content
+	}
+	return nil
+}
+
+func (l *memLog) Page(topic string, limit int, before string) (topicstore.Page, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	all := l.posts[topic]
+	end := len(all)
+	if before != "" {
+		end = -1
+		for i, p := range all {
+			if p.MessageID == before {
+				end = i
+			}
+		}
+		if end < 0 {
+			return topicstore.Page{}, topicstore.ErrUnknownMessage
+		}
+	}
+	start := max(0, end-limit)
+	return topicstore.Page{Posts: append([]topicstore.Post(nil), all[start:end]...), HasMore: start > 0}, nil
+}
+
+func (l *memLog) ids(topic string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, p := range l.posts[topic] {
+		out = append(out, p.MessageID)
+	}
+	return out
+}
+
+// typist records deliveries.
+type typist struct {
+	mu sync.Mutex
+	d  []Delivery
+}
+
+func (t *typist) Type(d Delivery) { t.mu.Lock(); t.d = append(t.d, d); t.mu.Unlock() }
+func (t *typist) all() []Delivery {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Delivery(nil), t.d...)
+}
+
+const topicA = "topic-a"
+
+type fixture struct {
+	e   *Engine
+	log *memLog
+	typ *typist
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	l, ty := newMemLog(), &typist{}
+	kinds := map[string]string{"acc-claude": "claude_code", "acc-codex": "codex", "acc-admin": "admin", "acc-mcp": "mcp"}
+	e := New(Config{Log: l, Typer: ty, PersonName: "Master", AccountKind: func(a string) (string, bool) {
+		k, ok := kinds[a]
+		return k, ok
+	}})
+	if _, err := e.Open(topicA); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{e: e, log: l, typ: ty}
+}
+
+func (f *fixture) join(t *testing.T, name, account string) ConnID {
+	t.Helper()
+	id := f.e.NewConn()
+	if err := f.e.Hello(id, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: name, Room: topicA, AccountID: account}); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func (f *fixture) say(t *testing.T, id ConnID, content, lastSeen string) Outcome {
+	t.Helper()
+	o, err := f.e.PostFromConn(id, wire.PostFrame{Type: wire.TypePost, Content: content, LastSeen: lastSeen})
+	if err != nil {
+		t.Fatalf("post %q: %v", content, err)
+	}
+	return o
+}
+
+func TestFloorRejectsUnseenPostsInOrder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin, lay := f.join(t, "Lin", "acc-claude"), f.join(t, "Lay", "acc-codex")
+	q, _ := f.e.PostAsPerson(topicA, "question?", "")
+	a1 := f.say(t, lin, "answer one", q.Post.MessageID)
+	if !a1.Delivered {
+		t.Fatalf("first answer refused: %+v", a1)
+	}
+	a1b := f.say(t, lin, "and more", a1.Post.MessageID)
+	if !a1b.Delivered {
+		t.Fatal("own newer post must not count as missed")
+	}
+	a2 := f.say(t, lay, "answer two", q.Post.MessageID)
+	if a2.Delivered {
+		t.Fatal("second answer with the same last_seen was delivered")
+	}
+	got := []string{a2.Missed[0].Content, a2.Missed[1].Content}
+	if !reflect.DeepEqual(got, []string{"answer one", "and more"}) || a2.Missed[0].Speaker != "Lin" {
+		t.Fatalf("missed = %+v", a2.Missed)
+	}
+	// Resend having seen the newest.
+	if o := f.say(t, lay, "answer two", a1b.Post.MessageID); !o.Delivered {
+		t.Fatalf("resend refused: %+v", o)
+	}
+	if ids := f.log.ids(topicA); len(ids) != 4 {
+		t.Fatalf("log has %d posts, want 4 (refused post must not be logged)", len(ids))
+	}
+}
+
+func TestFloorUnknownLastSeenIsNothingSeen(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin, lay := f.join(t, "Lin", ""), f.join(t, "Lay", "")
+	f.say(t, lin, "one", "")
+	o := f.say(t, lay, "two", "no-such-id")
+	if o.Delivered || len(o.Missed) != 1 {
+		t.Fatalf("unknown last_seen must count as nothing seen: %+v", o)
+	}
+}
+
+func TestFloorIgnoresPostsBeforeTheSeat(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin := f.join(t, "Lin", "")
+	f.say(t, lin, "before Lay came", "")
+	lay := f.join(t, "Lay", "")
+	if o := f.say(t, lay, "hi", ""); !o.Delivered {
+		t.Fatalf("posts before the seat was taken must not be asked: %+v", o)
+	}
+	// A second hello keeps the seat's position.
+	f.say(t, lin, "after", f.log.ids(topicA)[1])
+	f.e.Hello(lay, wire.Hello{Name: "Lay2", Room: topicA})
+	if o := f.say(t, lay, "x", ""); o.Delivered {
+		t.Fatal("renaming must not move the seat past unseen posts")
+	}
+}
+
+func TestFloorWindowEvicts(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin, lay := f.join(t, "Lin", ""), f.join(t, "Lay", "")
+	first := f.say(t, lin, "p0", "")
+	last := first
+	for i := 1; i < FloorWindow+10; i++ {
+		last = f.say(t, lin, fmt.Sprintf("p%d", i), last.Post.MessageID)
+	}
+	o := f.say(t, lay, "late", first.Post.MessageID)
+	if o.Delivered || len(o.Missed) != FloorWindow {
+		t.Fatalf("evicted last_seen must return the whole window: delivered=%v missed=%d", o.Delivered, len(o.Missed))
+	}
+	if o := f.say(t, lay, "late", last.Post.MessageID); !o.Delivered {
+		t.Fatal("newest last_seen refused")
+	}
+}
+
+func TestPersonIsJudgedAndAdmin(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin := f.join(t, "Lin", "acc-claude")
+	f.say(t, lin, "hello", "")
+	o, err := f.e.PostAsPerson(topicA, "hi", "")
+	if err != nil || o.Delivered {
+		t.Fatalf("person's post must be judged like any other: %+v %v", o, err)
+	}
+	o, _ = f.e.PostAsPerson(topicA, "@Lin hi", o.Missed[0].MessageID)
+	if !o.Delivered || o.Post.Speaker != "Master" || !reflect.DeepEqual(o.Post.To, []string{"Lin"}) {
+		t.Fatalf("post = %+v", o)
+	}
+	d := f.typ.all()
+	if d[len(d)-1].Role != wire.RoleAdmin || !reflect.DeepEqual(d[len(d)-1].Accounts, []string{"acc-claude"}) {
+		t.Fatalf("delivery = %+v", d[len(d)-1])
+	}
+}
+
+func TestRolesAndTyping(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	claude := f.join(t, "Lin", "acc-claude")
+	f.join(t, "Lay", "acc-codex")
+	f.join(t, "Lay-again", "acc-codex") // same account: one terminal, typed once
+	f.join(t, "outsider", "")           // no terminal of this app
+	fake := f.join(t, "Master?", "acc-admin")
+	mcpName := f.join(t, "hook", "acc-mcp")
+	unknown := f.join(t, "who", "acc-nope")
+
+	o := f.say(t, claude, "from claude", "")
+	d := f.typ.all()[0]
+	if d.Role != "claude_code" || !reflect.DeepEqual(d.Accounts, []string{"acc-codex", "acc-admin", "acc-mcp", "acc-nope"}) {
+		t.Fatalf("delivery = %+v", d)
+	}
+	if o.Post.Speaker != "Lin" || o.Post.Account != "acc-claude" {
+		t.Fatalf("speaker not stamped from hello: %+v", o.Post)
+	}
+	last := o.Post.MessageID
+	for _, c := range []ConnID{fake, mcpName, unknown} {
+		o := f.say(t, c, "x", last)
+		if !o.Delivered {
+			t.Fatalf("refused: %+v", o)
+		}
+		last = o.Post.MessageID
+	}
+	for _, d := range f.typ.all()[1:] {
+		if d.Role != wire.RoleUnknown {
+			t.Fatalf("a socket post got role %q: admin/mcp/unknown accounts must read unknown", d.Role)
+		}
+	}
+}
+
+func TestOwnTerminalSkippedEvenWithSameName(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	a := f.join(t, "Twin", "acc-claude")
+	f.join(t, "Twin", "acc-codex")
+	f.say(t, a, "hello", "")
+	if got := f.typ.all()[0].Accounts; !reflect.DeepEqual(got, []string{"acc-codex"}) {
+		t.Fatalf("accounts = %v: skip is by connection, not name", got)
+	}
+	if r := f.e.Roster(topicA); len(r) != 3 {
+		t.Fatalf("two participants with one name must be two seats: %+v", r)
+	}
+}
+
+func TestOnlyMentionsRejectedAndEmpty(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.join(t, "Lin", "")
+	if _, err := f.e.PostAsPerson(topicA, "@Lin", ""); !errors.Is(err, ErrOnlyMentions) || err.Error() != ErrOnlyMentionsText {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := f.e.PostAsPerson(topicA, "  \n ", ""); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("err = %v", err)
+	}
+	if n := len(f.log.ids(topicA)); n != 0 {
+		t.Fatalf("%d posts logged", n)
+	}
+}
+
+func TestExplicitToFirstThenMentions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin := f.join(t, "Lin", "")
+	f.join(t, "Lay", "")
+	o, err := f.e.PostFromConn(lin, wire.PostFrame{Content: "@lay @Master look", To: []string{" Master ", "", "Master"}})
+	if err != nil || !reflect.DeepEqual(o.Post.To, []string{"Master", "Lay"}) || o.Post.Content != "look" {
+		t.Fatalf("post = %+v %v", o.Post, err)
+	}
+}
+
+func TestNotifyUntouchedAndNotJudged(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.join(t, "Lin", "acc-claude")
+	hue := 200
+	o, err := f.e.Notify(topicA, "acc-hook", "github", &hue, "@Lin PR opened")
+	if err != nil || !o.Delivered || o.Post.Content != "@Lin PR opened" || o.Post.To != nil {
+		t.Fatalf("notification = %+v %v", o, err)
+	}
+	if d := f.typ.all()[0]; d.Role != wire.RoleMCP || !reflect.DeepEqual(d.Accounts, []string{"acc-claude"}) {
+		t.Fatalf("delivery = %+v", d)
+	}
+	o, _ = f.e.AppNotice(topicA, "paused")
+	if !o.Post.FromApp || o.Post.Speaker != AppName || f.typ.all()[1].Role != wire.RoleApp {
+		t.Fatalf("app notice = %+v", o.Post)
+	}
+}
+
+func TestAppendFailureStillDelivers(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sub := f.e.Subscribe()
+	defer sub.Close()
+	f.log.fail = errors.New("disk full")
+	o, err := f.e.PostAsPerson(topicA, "keep me", "")
+	if err != nil || !o.Delivered {
+		t.Fatalf("append failure lost the post: %+v %v", o, err)
+	}
+	var kinds []EventKind
+	for len(kinds) < 2 {
+		ev := nextEvent(t, sub)
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == EventLogError && ev.Err != "disk full" {
+			t.Fatalf("log error reason = %q", ev.Err)
+		}
+	}
+	if !reflect.DeepEqual(kinds, []EventKind{EventLogError, EventPost}) {
+		t.Fatalf("events = %v", kinds)
+	}
+	if len(f.typ.all()) != 1 {
+		t.Fatal("post was not handed to the typist")
+	}
+}
+
+func TestNoRoomErrors(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	nameless, ghost := f.e.NewConn(), f.e.NewConn()
+	if err := f.e.Hello(nameless, wire.Hello{Name: "x"}); !errors.Is(err, ErrNoRoom) {
+		t.Fatalf("hello without room: %v", err)
+	}
+	if err := f.e.Hello(ghost, wire.Hello{Name: "x", Room: "other"}); !errors.Is(err, ErrNoRoom) {
+		t.Fatalf("hello to a room that does not exist: %v", err)
+	}
+	// A later hello naming an existing room does not move a connection
+	// whose first hello named a missing one.
+	f.e.Hello(ghost, wire.Hello{Name: "x", Room: topicA})
+	for _, c := range []ConnID{nameless, ghost, f.e.NewConn()} {
+		if _, err := f.e.PostFromConn(c, wire.PostFrame{Content: "hi"}); !errors.Is(err, ErrNoRoom) {
+			t.Fatalf("post: %v", err)
+		}
+		if _, _, err := f.e.History(c, 10, ""); !errors.Is(err, ErrNoRoom) {
+			t.Fatalf("history: %v", err)
+		}
+		if _, _, err := f.e.UsageFor(c); !errors.Is(err, ErrNoRoom) {
+			t.Fatalf("usage: %v", err)
+		}
+	}
+	lin := f.join(t, "Lin", "")
+	f.e.Drop(topicA)
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{Content: "hi"}); !errors.Is(err, ErrNoRoom) {
+		t.Fatalf("post to a dropped room: %v", err)
+	}
+}
+
+func TestSecondHelloDoesNotMove(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.e.Open("topic-b")
+	lin := f.join(t, "Lin", "")
+	f.e.Hello(lin, wire.Hello{Name: "Lin", Room: "topic-b"})
+	f.say(t, lin, "stays in a", "")
+	if len(f.log.ids(topicA)) != 1 || len(f.log.ids("topic-b")) != 0 {
+		t.Fatal("a second hello moved the connection")
+	}
+}
+
+func TestDuplicateAndBadMessageIDs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin := f.join(t, "Lin", "")
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{MessageID: "m1", Content: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{MessageID: "m1", Content: "b", LastSeen: "m1"}); !errors.Is(err, ErrDuplicateID) {
+		t.Fatalf("dup: %v", err)
+	}
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{MessageID: "a b\x1b", Content: "b"}); !errors.Is(err, ErrBadID) {
+		t.Fatalf("bad id: %v", err)
+	}
+	big := make([]byte, MaxContentBytes+1)
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{Content: string(big)}); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("big: %v", err)
+	}
+}
+
+func TestUsageBookPerSeat(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 10, 10, 9, 0, 0, 0, time.UTC)
+	l := newMemLog()
+	e := New(Config{Log: l, Now: func() time.Time { return now }})
+	e.Open(topicA)
+	withAcc, without := e.NewConn(), e.NewConn()
+	e.Hello(withAcc, wire.Hello{Name: "Lin", Room: topicA, AccountID: "acc"})
+	e.Hello(without, wire.Hello{Name: "x", Room: topicA})
+	if _, ok, err := e.UsageFor(withAcc); ok || err != nil {
+		t.Fatalf("nothing received yet: ok=%v err=%v", ok, err)
+	}
+	if _, _, err := e.UsageFor(without); err == nil {
+		t.Fatal("a connection without account must get an error")
+	}
+	e.RecordUsage(topicA, "acc", &wire.Window{UsedPercentage: 85}, nil)
+	e.RecordUsage("other", "acc", &wire.Window{UsedPercentage: 1}, nil)
+	u, ok, _ := e.UsageFor(withAcc)
+	if !ok || u.FiveHour.UsedPercentage != 85 || u.SevenDay != nil || !u.ReceivedAt.Equal(now) {
+		t.Fatalf("usage = %+v", u)
+	}
+	e.Drop(topicA)
+	if _, ok := e.Usage().Get(topicA, "acc"); ok {
+		t.Fatal("figures must go with the topic")
+	}
+}
+
+func TestHistoryIsTheConnectionsTopic(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.e.Open("topic-b")
+	lin := f.join(t, "Lin", "")
+	f.e.PostAsPerson("topic-b", "elsewhere", "")
+	f.say(t, lin, "here", "")
+	posts, more, err := f.e.History(lin, 0, "")
+	if err != nil || more || len(posts) != 1 || posts[0].Content != "here" {
+		t.Fatalf("history = %+v %v %v", posts, more, err)
+	}
+}
+
+// nextEvent waits for the next event, failing the test if none comes.
+func nextEvent(t *testing.T, sub *Subscription) Event {
+	t.Helper()
+	select {
+	case ev := <-sub.C:
+		return ev
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event within 5s")
+		return Event{}
+	}
+}

@@ -1,0 +1,304 @@
+// Package socket is the room socket: a loopback HTTP server that upgrades
+// authenticated GETs to the room's WebSocket protocol and answers the
+// sessions' status and activity hooks (POST) on the same port.
+//
+// Spec: 003 "部屋プロトコル（アプリ ⇔ サイドカー）".
+package socket
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"pullcept/room"
+	"pullcept/room/wire"
+)
+
+// Path is where the WebSocket is served.
+const Path = "/room"
+
+// maxHookBody bounds a hook's POST body.
+const maxHookBody = 256 << 10
+
+// Server is a running room socket.
+type Server struct {
+	engine *room.Engine
+	token  string
+	ln     net.Listener
+	http   *http.Server
+	log    *slog.Logger
+	up     websocket.Upgrader
+
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	conns map[*websocket.Conn]struct{}
+}
+
+// NewToken makes a fresh random token (one per run).
+func NewToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("room token: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Listen starts the socket on 127.0.0.1 with an OS-chosen port.
+func Listen(e *room.Engine, token string, log *slog.Logger) (*Server, error) {
+	if token == "" {
+		return nil, errors.New("room socket: empty token")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("room socket: %w", err)
+	}
+	s := &Server{engine: e, token: token, ln: ln, log: log, conns: map[*websocket.Conn]struct{}{}}
+	s.up = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }} // the token is the check
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("room socket stopped", "err", err)
+		}
+	}()
+	return s, nil
+}
+
+// URL is the WebSocket address sidecars connect to.
+func (s *Server) URL() string { return "ws://" + s.ln.Addr().String() + Path }
+
+// Addr is the listening address.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// Token is the run's bearer token.
+func (s *Server) Token() string { return s.token }
+
+// Close stops listening, closes every connection and waits for them.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	err := s.http.Shutdown(ctx)
+	s.mu.Lock()
+	for c := range s.conns {
+		c.Close()
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	got := r.Header.Get("Authorization")
+	want := "Bearer " + s.token
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// ServeHTTP refuses anything without the token, before any frame.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.authorized(r) {
+		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == Path:
+		s.serveWS(w, r)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/hooks/"):
+		s.serveHook(w, r)
+	default:
+		http.Error(w, "not found", http.StatusNotFound)
+	}
+}
+
+// serveHook answers POST /hooks/status/<topic>/<account> and
+// /hooks/activity/<event>/<topic>/<account> with {} at once.
+func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxHookBody+1))
+	if err != nil || len(body) > maxHookBody {
+		http.Error(w, "hook body unreadable or over 256 KiB", http.StatusRequestEntityTooLarge)
+		return
+	}
+	switch {
+	case len(parts) == 3 && parts[0] == "status" && parts[1] != "" && parts[2] != "":
+		five, seven := parseStatus(body)
+		if five != nil || seven != nil {
+			s.engine.RecordUsage(parts[1], parts[2], five, seven)
+		}
+	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
+		s.engine.RecordActivity(parts[2], parts[3], parts[1])
+	default:
+		http.Error(w, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>", http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, "{}")
+}
+
+// parseStatus reads the rate limits of a Claude Code status line payload:
+// {"rate_limits":{"five_hour":{"used_percentage":N,"resets_at":T},"seven_day":{...}}}.
+// resets_at may be unix seconds or a string.
+func parseStatus(body []byte) (five, seven *wire.Window) {
+	var v struct {
+		RateLimits map[string]struct {
+			UsedPercentage *float64        `json:"used_percentage"`
+			ResetsAt       json.RawMessage `json:"resets_at"`
+		} `json:"rate_limits"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return nil, nil
+	}
+	conv := func(key string) *wire.Window {
+		w, ok := v.RateLimits[key]
+		if !ok || w.UsedPercentage == nil {
+			return nil
+		}
+		out := &wire.Window{UsedPercentage: *w.UsedPercentage}
+		raw := bytes.TrimSpace(w.ResetsAt)
+		if n, err := strconv.ParseFloat(string(raw), 64); err == nil {
+			out.ResetsAt = time.Unix(int64(n), 0).UTC().Format(time.RFC3339)
+		} else {
+			var str string
+			if json.Unmarshal(raw, &str) == nil {
+				out.ResetsAt = str
+			}
+		}
+		return out
+	}
+	return conv("five_hour"), conv("seven_day")
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	c, err := s.up.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered
+	}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.run(c)
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+	}()
+}
+
+// run reads frames until the connection ends. Frames are handled in order;
+// a frame the room cannot take gets an error frame and the connection is
+// kept.
+func (s *Server) run(c *websocket.Conn) {
+	defer c.Close()
+	id := s.engine.NewConn()
+	defer s.engine.Leave(id)
+	send := func(v any) error {
+		c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		return c.WriteJSON(v)
+	}
+	for {
+		kind, rd, err := c.NextReader()
+		if err != nil {
+			return
+		}
+		if kind != websocket.TextMessage {
+			io.Copy(io.Discard, rd)
+			if send(wire.ErrorFrame{Type: wire.TypeError, Error: "binary frames are not part of the protocol; send JSON text"}) != nil {
+				return
+			}
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(rd, wire.MaxFrameBytes+1))
+		if err != nil {
+			return
+		}
+		if len(data) > wire.MaxFrameBytes {
+			n, _ := io.Copy(io.Discard, rd)
+			msg := fmt.Sprintf("frame too large: %d bytes, the limit is %d; nothing was done", int64(len(data))+n, wire.MaxFrameBytes)
+			if send(wire.ErrorFrame{Type: wire.TypeError, Error: msg}) != nil {
+				return
+			}
+			continue
+		}
+		reply := s.handle(id, data)
+		if reply != nil {
+			if send(reply) != nil {
+				return
+			}
+		}
+	}
+}
+
+// handle turns one frame into its answer (nil for none).
+func (s *Server) handle(id room.ConnID, data []byte) any {
+	typ, v, err := wire.Decode(data)
+	if err != nil {
+		return wire.ErrorFrame{Type: wire.TypeError, Error: err.Error()}
+	}
+	switch f := v.(type) {
+	case *wire.Hello:
+		if err := s.engine.Hello(id, *f); err != nil {
+			s.log.Warn("hello not seated", "name", f.Name, "room", f.Room, "err", err)
+			return wire.ErrorFrame{Type: wire.TypeError, Error: err.Error()}
+		}
+		return nil
+	case *wire.PostFrame:
+		o, err := s.engine.PostFromConn(id, *f)
+		return PostResult(f.MessageID, o, err)
+	case *wire.HistoryFrame:
+		posts, more, err := s.engine.History(id, f.Limit, f.Before)
+		if err != nil {
+			return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Error: err.Error()}
+		}
+		return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Posts: posts, HasMore: more}
+	case *wire.UsageFrame:
+		u, ok, err := s.engine.UsageFor(id)
+		res := wire.UsageResult{Type: wire.TypeUsageResult, RequestID: f.RequestID}
+		switch {
+		case err != nil:
+			res.Error = err.Error()
+		case ok:
+			res.FiveHour, res.SevenDay = u.FiveHour, u.SevenDay
+			res.ReceivedAt = u.ReceivedAt.UTC().Format(time.RFC3339)
+		}
+		return res
+	case nil:
+		_ = typ // unknown types are ignored so the room can grow frames
+		return nil
+	default:
+		return wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("frame type %q is not sent to the room", typ)}
+	}
+}
+
+// PostResult turns a deliver outcome into the post_result for message id.
+func PostResult(id string, o room.Outcome, err error) wire.PostResult {
+	r := wire.PostResult{Type: wire.TypePostResult, MessageID: id}
+	switch {
+	case err != nil:
+		r.Error = err.Error()
+	case o.Delivered:
+		r.Delivered, r.MessageID = true, o.Post.MessageID
+	default:
+		r.Missed = o.Missed
+	}
+	return r
+}

@@ -1,0 +1,391 @@
+package socket
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"pullcept/room"
+	"pullcept/room/wire"
+	"pullcept/topicstore"
+)
+
+type env struct {
+	e     *room.Engine
+	store *topicstore.Store
+	srv   *Server
+	dir   string
+	topic string
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "logs", "main")
+	store, err := topicstore.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := room.New(room.Config{Log: store, PersonName: "Master"})
+	topic := topicstore.NewID()
+	if _, err := e.Open(topic); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := Listen(e, "tok-"+t.Name(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return &env{e: e, store: store, srv: srv, dir: dir, topic: topic}
+}
+
+func (v *env) dial(t testing.TB, token string) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	h := http.Header{}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	c, resp, err := websocket.DefaultDialer.Dial(v.srv.URL(), h)
+	if c != nil {
+		t.Cleanup(func() { c.Close() })
+	}
+	return c, resp, err
+}
+
+// join dials with the right token and says hello.
+func (v *env) join(t testing.TB, name, topic string) *websocket.Conn {
+	t.Helper()
+	c, _, err := v.dial(t, v.srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, c, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: name, Room: topic})
+	return c
+}
+
+func send(t testing.TB, c *websocket.Conn, v any) {
+	t.Helper()
+	if err := c.WriteJSON(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func recv(t testing.TB, c *websocket.Conn) (string, any) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_, data, err := c.ReadMessage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, v, err := wire.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ, v
+}
+
+func TestTokenRequiredBeforeAnyFrame(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	for _, tok := range []string{"", "wrong", v.srv.Token() + "x"} {
+		_, resp, err := v.dial(t, tok)
+		if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("token %q: err=%v resp=%v", tok, err, resp)
+		}
+	}
+	req, _ := http.NewRequest("POST", "http://"+v.srv.Addr()+"/hooks/status/"+v.topic+"/acc", strings.NewReader("{}"))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("hook without token: %v %v", resp, err)
+	}
+}
+
+func TestPostRoundTripAndFloor(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	sub := v.e.Subscribe()
+	defer sub.Close()
+	lin, lay := v.join(t, "Lin", v.topic), v.join(t, "Lay", v.topic)
+	waitRoster(t, sub, 3)
+	send(t, lin, wire.PostFrame{Type: wire.TypePost, MessageID: "m1", Content: "@Lay one", TS: "ignored"})
+	_, r := recv(t, lin)
+	if pr := r.(*wire.PostResult); !pr.Delivered || pr.MessageID != "m1" {
+		t.Fatalf("%+v", pr)
+	}
+	send(t, lay, wire.PostFrame{Type: wire.TypePost, MessageID: "m2", Content: "two"})
+	_, r = recv(t, lay)
+	pr := r.(*wire.PostResult)
+	if pr.Delivered || len(pr.Missed) != 1 || pr.Missed[0].Speaker != "Lin" || pr.Missed[0].To[0] != "Lay" || pr.Missed[0].Content != "one" {
+		t.Fatalf("floor: %+v", pr)
+	}
+	send(t, lay, wire.PostFrame{Type: wire.TypePost, MessageID: "m3", Content: "@Lin", LastSeen: "m1"})
+	_, r = recv(t, lay)
+	if pr := r.(*wire.PostResult); pr.Error != room.ErrOnlyMentionsText {
+		t.Fatalf("only mentions: %+v", pr)
+	}
+	posts, _, _ := v.store.ReadAll(v.topic)
+	if len(posts) != 1 || posts[0].Speaker != "Lin" {
+		t.Fatalf("log = %+v", posts)
+	}
+}
+
+func waitRoster(t *testing.T, sub *room.Subscription, n int) {
+	t.Helper()
+	for {
+		select {
+		case ev := <-sub.C:
+			if ev.Kind == room.EventRoster && len(ev.Participants) == n {
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("roster never reached %d", n)
+		}
+	}
+}
+
+func TestBadFramesKeepTheConnection(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	c := v.join(t, "Lin", v.topic)
+	big := wire.PostFrame{Type: wire.TypePost, Content: strings.Repeat("x", wire.MaxFrameBytes)}
+	for _, frame := range []any{"{not json", big, map[string]any{"type": "post_result"}} {
+		if s, ok := frame.(string); ok {
+			c.WriteMessage(websocket.TextMessage, []byte(s))
+		} else {
+			send(t, c, frame)
+		}
+		typ, e := recv(t, c)
+		if typ != wire.TypeError || e.(*wire.ErrorFrame).Error == "" {
+			t.Fatalf("want an error frame, got %s %+v", typ, e)
+		}
+	}
+	c.WriteMessage(websocket.BinaryMessage, []byte{1, 2})
+	if typ, _ := recv(t, c); typ != wire.TypeError {
+		t.Fatal("binary frame not refused")
+	}
+	send(t, c, map[string]any{"type": "from_the_future"}) // ignored, no answer
+	send(t, c, wire.PostFrame{Type: wire.TypePost, MessageID: "ok", Content: "still here"})
+	_, r := recv(t, c)
+	if pr := r.(*wire.PostResult); !pr.Delivered || pr.MessageID != "ok" {
+		t.Fatalf("connection not kept: %+v", pr)
+	}
+}
+
+func TestNoRoomGetsErrorsNotJudgements(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	for _, room := range []string{"", "no-such-topic"} {
+		c := v.join(t, "x", room)
+		if typ, _ := recv(t, c); typ != wire.TypeError {
+			t.Fatalf("hello to %q: want error frame", room)
+		}
+		send(t, c, wire.PostFrame{Type: wire.TypePost, MessageID: "p", Content: "hi"})
+		_, r := recv(t, c)
+		if pr := r.(*wire.PostResult); pr.Delivered || pr.Error == "" {
+			t.Fatalf("post: %+v", pr)
+		}
+		send(t, c, wire.HistoryFrame{Type: wire.TypeHistory, RequestID: "h"})
+		_, r = recv(t, c)
+		if hr := r.(*wire.HistoryResult); hr.Error == "" || hr.RequestID != "h" {
+			t.Fatalf("history: %+v", hr)
+		}
+		send(t, c, wire.UsageFrame{Type: wire.TypeUsage, RequestID: "u"})
+		_, r = recv(t, c)
+		if ur := r.(*wire.UsageResult); ur.Error == "" || ur.RequestID != "u" {
+			t.Fatalf("usage: %+v", ur)
+		}
+	}
+}
+
+func TestHistoryPagesOwnTopic(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	other := topicstore.NewID()
+	v.e.Open(other)
+	v.e.PostAsPerson(other, "elsewhere", "")
+	c := v.join(t, "Lin", v.topic)
+	last := ""
+	for i := range 5 {
+		id := fmt.Sprintf("m%d", i)
+		send(t, c, wire.PostFrame{Type: wire.TypePost, MessageID: id, Content: fmt.Sprint("post ", i), LastSeen: last})
+		if _, r := recv(t, c); !r.(*wire.PostResult).Delivered {
+			t.Fatal("refused")
+		}
+		last = id
+	}
+	send(t, c, wire.HistoryFrame{Type: wire.TypeHistory, RequestID: "h1", Limit: 2})
+	_, r := recv(t, c)
+	hr := r.(*wire.HistoryResult)
+	if len(hr.Posts) != 2 || hr.Posts[0].Content != "post 3" || !hr.HasMore {
+		t.Fatalf("page 1: %+v", hr)
+	}
+	send(t, c, wire.HistoryFrame{Type: wire.TypeHistory, RequestID: "h2", Limit: 10, Before: hr.Posts[0].MessageID})
+	_, r = recv(t, c)
+	hr = r.(*wire.HistoryResult)
+	if len(hr.Posts) != 3 || hr.Posts[0].Content != "post 0" || hr.HasMore {
+		t.Fatalf("page 2: %+v", hr)
+	}
+}
+
+func TestHooks(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	sub := v.e.Subscribe()
+	defer sub.Close()
+	post := func(path, body string) *http.Response {
+		req, _ := http.NewRequest("POST", "http://"+v.srv.Addr()+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+v.srv.Token())
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := post("/hooks/status/"+v.topic+"/acc", `{"model":{"id":"x"},"rate_limits":{"five_hour":{"used_percentage":85,"resets_at":1760000000},"seven_day":{"used_percentage":12.5,"resets_at":"2026-10-12T00:00:00Z"}}}`)
+	var buf bytes.Buffer
+	buf.ReadFrom(resp.Body)
+	if resp.StatusCode != 200 || buf.String() != "{}" {
+		t.Fatalf("status hook: %d %q", resp.StatusCode, buf.String())
+	}
+	u, ok := v.e.Usage().Get(v.topic, "acc")
+	if !ok || u.FiveHour.UsedPercentage != 85 || u.FiveHour.ResetsAt != "2025-10-09T08:53:20Z" || u.SevenDay.ResetsAt != "2026-10-12T00:00:00Z" {
+		t.Fatalf("usage = %+v %+v", u.FiveHour, u.SevenDay)
+	}
+	if resp := post("/hooks/activity/PreToolUse/"+v.topic+"/acc", `{}`); resp.StatusCode != 200 {
+		t.Fatal(resp.Status)
+	}
+	for {
+		ev := <-sub.C
+		if ev.Kind == room.EventActivity {
+			if ev.Activity != "PreToolUse" || ev.Account != "acc" {
+				t.Fatalf("%+v", ev)
+			}
+			break
+		}
+	}
+	if resp := post("/hooks/limited/x/y", `{}`); resp.StatusCode != 404 {
+		t.Fatalf("unknown hook: %s", resp.Status)
+	}
+}
+
+// TestConcurrentPostersKeepTheFloor runs 16 connections posting with honest
+// last_seen values: no accepted post missed another's post, and the file
+// order is the accept order.
+func TestConcurrentPostersKeepTheFloor(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	sub := v.e.Subscribe()
+	defer sub.Close()
+	const conns, perConn = 16, 150
+	type accepted struct {
+		id, lastSeen string
+		conn         int
+	}
+	var mu sync.Mutex
+	var order []string // accept order as seen by the room's events
+	done := make(chan struct{})
+	startCollect := func() {
+		defer close(done)
+		for ev := range sub.C {
+			if ev.Kind == room.EventPost {
+				mu.Lock()
+				order = append(order, ev.Post.MessageID)
+				n := len(order)
+				mu.Unlock()
+				if n == conns*perConn {
+					return
+				}
+			}
+		}
+	}
+	results := make([][]accepted, conns)
+	cs := make([]*websocket.Conn, conns)
+	for i := range conns {
+		cs[i] = v.join(t, fmt.Sprintf("agent-%d", i), v.topic)
+	}
+	waitRoster(t, sub, conns+1) // every seat taken before anyone speaks
+	go startCollect()
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			seen := "" // the newest post this agent has really seen
+			for n := 0; n < perConn; {
+				id := fmt.Sprintf("c%d-%d", i, n)
+				if err := c.WriteJSON(wire.PostFrame{Type: wire.TypePost, MessageID: id, Content: id, LastSeen: seen}); err != nil {
+					t.Error(err)
+					return
+				}
+				_, data, err := c.ReadMessage()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				var pr wire.PostResult
+				json.Unmarshal(data, &pr)
+				if pr.Delivered {
+					results[i] = append(results[i], accepted{id: id, lastSeen: seen, conn: i})
+					seen = id
+					n++
+				} else if len(pr.Missed) > 0 {
+					seen = pr.Missed[len(pr.Missed)-1].MessageID
+				} else {
+					t.Errorf("neither delivered nor missed: %+v", pr)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("not every post reached the subscriber")
+	}
+	posts, skipped, err := v.store.ReadAll(v.topic)
+	if err != nil || skipped != 0 || len(posts) != conns*perConn {
+		t.Fatalf("log: %d posts, %d skipped, %v", len(posts), skipped, err)
+	}
+	pos := map[string]int{}
+	for i, p := range posts {
+		if p.MessageID != order[i] {
+			t.Fatalf("file order differs from accept order at %d: %s vs %s", i, p.MessageID, order[i])
+		}
+		pos[p.MessageID] = i
+	}
+	for _, rs := range results {
+		for _, a := range rs {
+			from := -1
+			if a.lastSeen != "" {
+				from = pos[a.lastSeen]
+			}
+			// every post between what the sender saw and its own post must be its own
+			for k := from + 1; k < pos[a.id]; k++ {
+				if !strings.HasPrefix(posts[k].MessageID, fmt.Sprintf("c%d-", a.conn)) {
+					t.Fatalf("%s was accepted having missed %s", a.id, posts[k].MessageID)
+				}
+			}
+		}
+	}
+}
+
+func TestServerCloseEndsConnections(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	c := v.join(t, "Lin", v.topic)
+	v.srv.Close()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, _, err := c.ReadMessage(); err == nil {
+		t.Fatal("connection survived Close")
+	}
+	_ = os.Getpid
+}

@@ -1,0 +1,278 @@
+package sidecar
+
+// The room client against a scripted room: what goes on the wire (token,
+// hello's keys) and how answers are matched, which the real room cannot be
+// made to get wrong on purpose. The real room is in room_test.go.
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"pullcept/room/wire"
+)
+
+// fakeRoom is a WebSocket server whose answers the test scripts.
+type fakeRoom struct {
+	srv    *httptest.Server
+	auth   chan string         // Authorization header of each connection
+	hellos chan map[string]any // raw hello frames
+	// answer gets each frame after hello and the connection to answer on.
+	answer func(c *websocket.Conn, frame map[string]any)
+}
+
+func newFakeRoom(t *testing.T, answer func(c *websocket.Conn, frame map[string]any)) *fakeRoom {
+	t.Helper()
+	f := &fakeRoom{auth: make(chan string, 8), hellos: make(chan map[string]any, 8), answer: answer}
+	up := websocket.Upgrader{}
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.auth <- r.Header.Get("Authorization")
+		c, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		for {
+			_, data, err := c.ReadMessage()
+			if err != nil {
+				return
+			}
+			var m map[string]any
+			if json.Unmarshal(data, &m) != nil {
+				continue
+			}
+			if m["type"] == wire.TypeHello {
+				f.hellos <- m
+				continue
+			}
+			if f.answer != nil {
+				f.answer(c, m)
+			}
+		}
+	}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func (f *fakeRoom) url() string { return "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/room" }
+
+func baseEnv(url string) map[string]string {
+	return map[string]string{EnvRoomURL: url, EnvRoomToken: "tok-123", EnvAgentName: "Lin", EnvRoomID: "topic-1"}
+}
+
+// startSidecar runs a sidecar with env and returns an initialized
+// in-process MCP client.
+func startSidecar(t *testing.T, env map[string]string, o Options) (*Sidecar, *client.Client) {
+	t.Helper()
+	o.Env = envOf(env)
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	s := New(o)
+	ctx, cancel := context.WithCancel(context.Background())
+	s.Start(ctx)
+	t.Cleanup(func() { cancel(); s.Close() })
+	c, err := client.NewInProcessClient(s.MCPServer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "sidecar-test", Version: "0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	return s, c
+}
+
+func call(t *testing.T, c *client.Client, tool string, args map[string]any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	var b strings.Builder
+	for _, ct := range res.Content {
+		if tc, ok := ct.(mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func recv[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+	var zero T
+	return zero
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestHelloCarriesTokenAndOnlyDeclaredFields(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, nil)
+	startSidecar(t, baseEnv(f.url()), Options{})
+	if got := recv(t, f.auth, "connection"); got != "Bearer tok-123" {
+		t.Fatalf("Authorization = %q", got)
+	}
+	h := recv(t, f.hellos, "hello")
+	if want := []string{"name", "protocol", "room", "type"}; !reflect.DeepEqual(keys(h), want) {
+		t.Fatalf("hello keys %v, want %v (hue and account_id only when given)", keys(h), want)
+	}
+	if h["protocol"] != float64(wire.ProtocolVersion) || h["name"] != "Lin" || h["room"] != "topic-1" {
+		t.Fatalf("hello = %v", h)
+	}
+
+	env := baseEnv(f.url())
+	env[EnvAgentHue] = "145"
+	env[EnvAccountID] = "acc-9"
+	startSidecar(t, env, Options{})
+	recv(t, f.auth, "second connection")
+	h = recv(t, f.hellos, "second hello")
+	if h["hue"] != float64(145) || h["account_id"] != "acc-9" {
+		t.Fatalf("hello with hue and account = %v", h)
+	}
+}
+
+// Answers are matched by id, never by arrival order: a decoy answer for
+// another id arrives first and must not settle the call.
+func TestAnswersAreCorrelatedByID(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, func(c *websocket.Conn, m map[string]any) {
+		switch m["type"] {
+		case wire.TypePost:
+			c.WriteJSON(wire.PostResult{Type: wire.TypePostResult, MessageID: "someone-else", Delivered: false, Missed: []wire.Post{{MessageID: "x", Speaker: "decoy", Content: "decoy"}}})
+			c.WriteJSON(wire.PostResult{Type: wire.TypePostResult, MessageID: m["message_id"].(string), Delivered: true})
+		case wire.TypeHistory:
+			c.WriteJSON(wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: "not-this", Posts: []wire.Post{{MessageID: "d", Speaker: "decoy", Content: "decoy"}}})
+			c.WriteJSON(wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: m["request_id"].(string), Posts: []wire.Post{{MessageID: "h1", Speaker: "you", Content: "the real page", TS: "2026-10-01T00:00:00Z"}}})
+		case wire.TypeUsage:
+			c.WriteJSON(wire.UsageResult{Type: wire.TypeUsageResult, RequestID: "not-this", Error: "decoy"})
+			c.WriteJSON(wire.UsageResult{Type: wire.TypeUsageResult, RequestID: m["request_id"].(string)})
+		}
+	})
+	_, c := startSidecar(t, baseEnv(f.url()), Options{})
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	if isErr || !strings.HasPrefix(text, DeliveredPrefix) {
+		t.Fatalf("say settled on the wrong answer: %v %q", isErr, text)
+	}
+	text, isErr = call(t, c, ToolHistory, nil)
+	if isErr || !strings.Contains(text, "the real page") || strings.Contains(text, "decoy") {
+		t.Fatalf("history settled on the wrong answer: %q", text)
+	}
+	text, isErr = call(t, c, ToolUsage, nil)
+	if isErr || text != NoUsageYet {
+		t.Fatalf("usage settled on the wrong answer: %v %q", isErr, text)
+	}
+}
+
+// A post whose connection drops before the answer is reported as
+// unconfirmed, not as delivered nor as refused, and keeps no draft.
+func TestDropWhileWaitingIsUnconfirmed(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, func(c *websocket.Conn, m map[string]any) {
+		if m["type"] == wire.TypePost {
+			c.Close() // the room goes away mid-post
+		}
+	})
+	_, c := startSidecar(t, baseEnv(f.url()), Options{})
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	if !isErr || !strings.Contains(text, "Not confirmed") || !strings.Contains(text, "dropped") {
+		t.Fatalf("got %v %q", isErr, text)
+	}
+	text, isErr = call(t, c, ToolSay, map[string]any{})
+	if !isErr || !strings.Contains(text, "no draft") {
+		t.Fatalf("an unconfirmed post must not become a draft: %q", text)
+	}
+}
+
+func TestNoAnswerIsUnconfirmed(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, func(*websocket.Conn, map[string]any) {}) // never answers
+	_, c := startSidecar(t, baseEnv(f.url()), Options{AnswerTimeout: 50 * time.Millisecond})
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	if !isErr || !strings.Contains(text, "Not confirmed") || !strings.Contains(text, "did not answer") {
+		t.Fatalf("got %v %q", isErr, text)
+	}
+}
+
+// A room that cannot be reached: the call says so instead of hanging.
+func TestUnreachableRoomSaysNotConnected(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, nil)
+	url := f.url()
+	f.srv.Close() // nothing listens there any more
+	_, c := startSidecar(t, baseEnv(url), Options{ConnectWait: 50 * time.Millisecond})
+	for _, tool := range []string{ToolSay, ToolHistory, ToolUsage} {
+		text, isErr := call(t, c, tool, map[string]any{"content": "hi"})
+		if !isErr || !strings.Contains(text, "not connected to the room") {
+			t.Fatalf("%s: %v %q", tool, isErr, text)
+		}
+	}
+}
+
+// FuzzDispatch: whatever the room sends, the client neither panics nor
+// settles a request that did not ask for that answer.
+func FuzzDispatch(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"post_result","message_id":"m1","delivered":true}`,
+		`{"type":"history_result","request_id":"r1","posts":[{"message_id":"a","speaker":"x","content":"y","ts":"z"}],"has_more":true}`,
+		`{"type":"usage_result","request_id":"r1","five_hour":{"used_percentage":3}}`,
+		`{"type":"error","error":"bad","message_id":"m1"}`,
+		`{"type":"error","error":"no room"}`,
+		`{"type":"post","message_id":"m1"}`,
+		`{"type":"mystery"}`, `[]`, `{`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := newRoomClient(Config{URL: "ws://x"}, slog.New(slog.DiscardHandler), time.Millisecond, time.Millisecond, time.Millisecond, time.Millisecond)
+		mine := make(chan answer, 1)
+		c.pending[postKey("mine")] = mine
+		c.dispatch(data)
+		select {
+		case a := <-mine:
+			if a.v == nil && a.err == nil {
+				t.Fatal("settled with nothing")
+			}
+			if !strings.Contains(string(data), "mine") {
+				t.Fatalf("settled a request by another id: %q", data)
+			}
+		default:
+		}
+	})
+}

@@ -1,0 +1,185 @@
+// Package sidecar is `pullcept sidecar`: the MCP stdio server a CLI launches
+// to sit in a Pullcept room. It connects to the room socket, introduces the
+// session with hello, hands the session the room's manners as the server
+// instructions, and offers three tools — say_to_room (the only way the
+// session speaks), read_room_history and my_usage (reading only). Nothing
+// but MCP messages goes to stdout; diagnostics go to the log writer
+// (stderr).
+//
+// Spec: 003 "部屋の作法", "床（同時発話の順序付け）", "部屋プロトコル（アプリ ⇔
+// サイドカー）", "トピック", "席が自分の利用上限を読む"; 002 (#133).
+package sidecar
+
+import (
+	"context"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServerName and ServerVersion are what initialize reports.
+const (
+	ServerName    = "pullcept-room"
+	ServerVersion = "1.0.0"
+)
+
+// Options wires a Sidecar. Zero values mean the defaults.
+type Options struct {
+	// Env reads the launch's variables; nil means os.Getenv.
+	Env func(string) string
+	// Log receives diagnostics; nil means os.Stderr.
+	Log io.Writer
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Location is the local time zone for times shown to the session; nil
+	// means time.Local.
+	Location *time.Location
+	// ReconnectMin and ReconnectMax bound the reconnect backoff.
+	ReconnectMin, ReconnectMax time.Duration
+	// ConnectWait is how long a tool call waits for a connection that is
+	// not up (yet) before saying it is disconnected.
+	ConnectWait time.Duration
+	// AnswerTimeout is how long a tool call waits for the room's answer.
+	AnswerTimeout time.Duration
+	// OnConnection, if set, is told each time the room connection comes up
+	// (hello sent) or goes down. It must not block.
+	OnConnection func(up bool)
+}
+
+// Sidecar is one session's seat: its configuration, room connection, MCP
+// server and the draft kept from the last refused post.
+type Sidecar struct {
+	cfg  Config
+	log  *slog.Logger
+	now  func() time.Time
+	loc  *time.Location
+	room *roomClient // nil when required configuration is missing
+	mcp  *server.MCPServer
+
+	draftMu sync.Mutex
+	draft   *draft
+
+	runMu  sync.Mutex
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// draft is a post the floor refused, kept to be sent again (#268).
+type draft struct {
+	content string
+	to      []string
+}
+
+// New reads the configuration and builds the MCP server. Nothing runs until
+// Start.
+func New(o Options) *Sidecar {
+	if o.Env == nil {
+		o.Env = os.Getenv
+	}
+	if o.Log == nil {
+		o.Log = os.Stderr
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.ReconnectMin, DefaultReconnectMin)
+	def(&o.ReconnectMax, DefaultReconnectMax)
+	def(&o.ConnectWait, DefaultConnectWait)
+	def(&o.AnswerTimeout, DefaultAnswerTimeout)
+
+	lg := slog.New(slog.NewTextHandler(o.Log, nil)).With("component", "pullcept sidecar")
+	s := &Sidecar{cfg: ConfigFromEnv(o.Env), log: lg, now: o.Now, loc: o.Location}
+	for _, w := range s.cfg.Warnings {
+		lg.Warn(w)
+	}
+	if len(s.cfg.Missing) > 0 {
+		lg.Error("missing launch configuration; every tool call will say so", "missing", s.cfg.Missing)
+	} else {
+		s.room = newRoomClient(s.cfg, lg, o.ReconnectMin, o.ReconnectMax, o.ConnectWait, o.AnswerTimeout)
+		s.room.onConn = o.OnConnection
+	}
+	name := s.cfg.Name
+	if name == "" {
+		name = "(unnamed: " + EnvAgentName + " is not set)"
+	}
+	instr := Instructions(name, s.cfg.UnseenHistory)
+	if n := UTF16Len(instr); n > MaxInstructionsUTF16 {
+		lg.Warn("instructions exceed the limit for this name; the CLI may cut their end", "utf16", n, "limit", MaxInstructionsUTF16)
+	}
+	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
+		server.WithInstructions(instr),
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+	)
+	s.addTools()
+	return s
+}
+
+// Config is the configuration the sidecar read.
+func (s *Sidecar) Config() Config { return s.cfg }
+
+// MCPServer is the MCP server, for a transport to serve (stdio in
+// production, in-process in tests).
+func (s *Sidecar) MCPServer() *server.MCPServer { return s.mcp }
+
+// Start connects to the room in the background and keeps reconnecting until
+// ctx ends or Close is called. Without the required configuration it does
+// nothing.
+func (s *Sidecar) Start(ctx context.Context) {
+	s.runMu.Lock()
+	defer s.runMu.Unlock()
+	if s.room == nil || s.cancel != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
+	s.done = make(chan struct{})
+	go func() {
+		defer close(s.done)
+		s.room.run(ctx)
+	}()
+}
+
+// Close stops the room connection and waits for it.
+func (s *Sidecar) Close() error {
+	s.runMu.Lock()
+	cancel, done := s.cancel, s.done
+	s.runMu.Unlock()
+	if cancel == nil {
+		return nil
+	}
+	cancel()
+	<-done
+	return nil
+}
+
+// Run is `pullcept sidecar`: MCP over stdin/stdout until stdin ends or ctx
+// is cancelled (both return nil), the room connection alongside. env reads
+// the launch's variables; logw receives diagnostics (stderr), never stdout.
+// Missing variables do not fail Run: initialize is answered and every tool
+// call names what is missing.
+func Run(ctx context.Context, stdin io.Reader, stdout io.Writer, env func(string) string, logw io.Writer) error {
+	s := New(Options{Env: env, Log: logw})
+	s.Start(ctx)
+	defer s.Close()
+	stdio := server.NewStdioServer(s.MCPServer())
+	stdio.SetErrorLogger(log.New(logw, "pullcept sidecar: mcp: ", log.LstdFlags))
+	err := stdio.Listen(ctx, stdin, stdout)
+	if ctx.Err() != nil {
+		return nil // asked to stop
+	}
+	return err
+}

@@ -1,0 +1,1 @@
+../../benchinput_test.go
