@@ -40,7 +40,9 @@ func TestServeHeadlessLifecycle(t *testing.T) {
 	if _, err := s.in.Write([]byte("{broken\n")); err != nil {
 		t.Fatal(err)
 	}
-	s.wait(func(m map[string]any) bool { return m["event"] == "error" && strings.Contains(m["error"].(string), "bad JSON") })
+	s.wait(func(m map[string]any) bool {
+		return m["event"] == "error" && strings.Contains(m["error"].(string), "bad JSON")
+	})
 
 	// pullcept topics reads the same store with no instance needed, and
 	// never prints a post's escape sequence raw.
