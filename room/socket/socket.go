@@ -256,6 +256,11 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 	}
 	switch f := v.(type) {
 	case *wire.Hello:
+		if f.Protocol != wire.ProtocolVersion {
+			// Sidecar and room ship in one binary; a mismatch means a
+			// stale registration, and the frames may not be understood.
+			return wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("protocol %d is not spoken here: this room speaks %d (restart the CLI so it launches this pullcept's sidecar)", f.Protocol, wire.ProtocolVersion)}
+		}
 		if err := s.engine.Hello(id, *f); err != nil {
 			s.log.Warn("hello not seated", "name", f.Name, "room", f.Room, "err", err)
 			return wire.ErrorFrame{Type: wire.TypeError, Error: err.Error()}

@@ -205,6 +205,24 @@ func TestNoRoomGetsErrorsNotJudgements(t *testing.T) {
 	}
 }
 
+func TestHelloWithAnotherProtocolIsRefused(t *testing.T) {
+	t.Parallel()
+	v := newEnv(t)
+	c, _, err := v.dial(t, v.srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, c, wire.Hello{Type: wire.TypeHello, Protocol: 10, Name: "old", Room: v.topic})
+	typ, e := recv(t, c)
+	if typ != wire.TypeError || !strings.Contains(e.(*wire.ErrorFrame).Error, "protocol 10") {
+		t.Fatalf("%s %+v", typ, e)
+	}
+	send(t, c, wire.PostFrame{Type: wire.TypePost, MessageID: "p", Content: "hi"})
+	if _, r := recv(t, c); r.(*wire.PostResult).Error == "" {
+		t.Fatal("an unseated connection's post must get an error")
+	}
+}
+
 func TestHistoryPagesOwnTopic(t *testing.T) {
 	t.Parallel()
 	v := newEnv(t)
