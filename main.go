@@ -19,11 +19,13 @@ import (
 	"pullcept/room"
 	"pullcept/room/socket"
 	"pullcept/topicstore"
+	"pullcept/tui"
 )
 
 const usage = `pullcept — a room for one person and several AI coding CLIs
 
 usage:
+  pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help)
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
   pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
   pullcept topics list [--json]     list topics
@@ -135,8 +137,14 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	return srv.Serve(ctx, stdin, stdout)
 }
 
+// runTUI is `pullcept`: the terminal UI on this process's terminal.
 func runTUI(ctx context.Context) error {
-	return errors.New("the terminal UI is not built yet; use `pullcept serve` (see README)")
+	c, err := startCore(personName(), nil, nil)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	return tui.Run(ctx, tui.Options{Engine: c.engine, Store: c.store, Prefix: os.Getenv("PULLCEPT_PREFIX")})
 }
 
 func topics(args []string, stdout io.Writer) error {

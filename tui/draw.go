@@ -1,0 +1,102 @@
+package tui
+
+// Drawing helpers: fitting text to a width, SGR colours, the speaker colour.
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	colorful "github.com/lucasb-eyer/go-colorful"
+)
+
+const sgrReset = "\x1b[m"
+
+// fit makes s exactly w cells wide: cut, padded with spaces, attributes
+// reset at the end.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if sw := ansi.StringWidth(s); sw > w {
+		s = ansi.Truncate(s, w, "")
+	}
+	pad := w - ansi.StringWidth(s)
+	if strings.IndexByte(s, 0x1b) >= 0 {
+		s += sgrReset
+	}
+	if pad > 0 {
+		s += strings.Repeat(" ", pad)
+	}
+	return s
+}
+
+// fitLines gives exactly h lines of width w.
+func fitLines(lines []string, w, h int) []string {
+	out := make([]string, h)
+	for i := range h {
+		s := ""
+		if i < len(lines) {
+			s = lines[i]
+		}
+		out[i] = fit(s, w)
+	}
+	return out
+}
+
+// style wraps s in SGR codes (such as "1" bold, "7" reverse, "2" dim).
+func style(s string, codes ...string) string {
+	if len(codes) == 0 || s == "" {
+		return s
+	}
+	return "\x1b[" + strings.Join(codes, ";") + "m" + s + sgrReset
+}
+
+// fgHex is the SGR code of a #rrggbb foreground.
+func fgHex(hex string) string {
+	c, err := colorful.Hex(hex)
+	if err != nil {
+		return "39"
+	}
+	r, g, b := c.RGB255()
+	return fmt.Sprintf("38;2;%d;%d;%d", r, g, b)
+}
+
+// hueColor is a speaker's colour: the declared hue, or one derived from
+// the name.
+func hueColor(hue *int, name string) string {
+	h := 0
+	if hue != nil {
+		h = ((*hue % 360) + 360) % 360
+	} else {
+		f := fnv.New32a()
+		_, _ = f.Write([]byte(name))
+		h = int(f.Sum32() % 360)
+	}
+	return colorful.Hsl(float64(h), 0.65, 0.62).Hex()
+}
+
+// Panel header styles.
+func header(title string, w int, focused bool) string {
+	t := fit(" "+title, w)
+	if focused {
+		return style(t, "1", "7")
+	}
+	return style(t, "1", "2", "7")
+}
+
+// wrapText wraps plain (already Visible) text to width cells, keeping line
+// breaks; wide characters count two.
+func wrapText(s string, width int) []string {
+	width = max(width, 1)
+	var out []string
+	for _, para := range strings.Split(s, "\n") {
+		if para == "" {
+			out = append(out, "")
+			continue
+		}
+		out = append(out, strings.Split(ansi.Wrap(para, width, ""), "\n")...)
+	}
+	return out
+}

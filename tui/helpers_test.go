@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pullcept/room"
+	"pullcept/topicstore"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files and README.md's generated parts")
+
+// fakePane records what is typed and resized, and shows fixed lines.
+type fakePane struct {
+	mu      sync.Mutex
+	written []byte
+	cols    int
+	rows    int
+	lines   []string
+	sb      int
+}
+
+func (p *fakePane) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.written = append(p.written, b...)
+	return len(b), nil
+}
+
+func (p *fakePane) Resize(c, r int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cols, p.rows = c, r
+	return nil
+}
+
+func (p *fakePane) Render() string { return p.RenderScrolled(0) }
+
+func (p *fakePane) RenderScrolled(off int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]string, p.rows)
+	for i := range out {
+		if j := i - off; j >= 0 && j < len(p.lines) {
+			out[i] = p.lines[j]
+		}
+		out[i] = fit(out[i], p.cols)
+	}
+	return strings.Join(out, "\n")
+}
+
+func (p *fakePane) Cursor() (int, int, bool) { return 3, 1, true }
+func (p *fakePane) ScrollbackLen() int       { return p.sb }
+
+func (p *fakePane) typed() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return string(p.written)
+}
+
+// fakeSeats is a seat manager with accounts, seats per topic, and a record
+// of calls.
+type fakeSeats struct {
+	mu       sync.Mutex
+	accounts []Account
+	seats    map[string][]SeatInfo
+	calls    []string
+	changed  chan struct{}
+}
+
+func newFakeSeats(accts ...Account) *fakeSeats {
+	return &fakeSeats{accounts: accts, seats: map[string][]SeatInfo{}, changed: make(chan struct{}, 1)}
+}
+
+func (f *fakeSeats) Accounts() []Account { return f.accounts }
+
+func (f *fakeSeats) Seats(topic string) []SeatInfo {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]SeatInfo(nil), f.seats[topic]...)
+}
+
+func (f *fakeSeats) call(s string) {
+	f.mu.Lock()
+	f.calls = append(f.calls, s)
+	f.mu.Unlock()
+}
+
+func (f *fakeSeats) Start(topic, account string) error {
+	f.call("start " + account)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.accounts {
+		if a.ID == account {
+			f.seats[topic] = append(f.seats[topic], SeatInfo{Account: a.ID, Name: a.Name, Kind: a.Kind, State: StateRunning, Pane: &fakePane{}})
+		}
+	}
+	return nil
+}
+func (f *fakeSeats) Stop(topic, account string) error    { f.call("stop " + account); return nil }
+func (f *fakeSeats) Restart(topic, account string) error { f.call("restart " + account); return nil }
+func (f *fakeSeats) StopTopic(topic string) error {
+	f.call("stoptopic " + topic)
+	f.mu.Lock()
+	delete(f.seats, topic)
+	f.mu.Unlock()
+	return nil
+}
+func (f *fakeSeats) Changed() <-chan struct{} { return f.changed }
+
+// harness is a model over a real engine and store in a temp dir.
+type harness struct {
+	t     *testing.T
+	m     *model
+	eng   *room.Engine
+	store *topicstore.Store
+	seats *fakeSeats
+	sub   *room.Subscription
+}
+
+func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
+	t.Helper()
+	st, err := topicstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	if seats != nil {
+		for _, a := range seats.accounts {
+			kinds[a.ID] = a.Kind
+		}
+	}
+	eng := room.New(room.Config{Log: st, PersonName: "you", AccountKind: func(a string) (string, bool) { k, ok := kinds[a]; return k, ok },
+		Now: func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }})
+	o := Options{Engine: eng, Store: st, Location: time.UTC}
+	if seats != nil {
+		o.Seats = seats
+	}
+	hs := &harness{t: t, eng: eng, store: st, seats: seats}
+	hs.sub = eng.Subscribe()
+	t.Cleanup(hs.sub.Close)
+	m, err := newModel(o, func(f func()) { f() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.now = func() time.Time { return time.Date(2026, 5, 1, 12, 30, 0, 0, time.UTC) }
+	hs.m = m
+	hs.run(m.Init())
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	return hs
+}
+
+// send feeds a message and runs the commands it returns, synchronously.
+func (hs *harness) send(msg tea.Msg) {
+	hs.t.Helper()
+	_, cmd := hs.m.Update(msg)
+	hs.run(cmd)
+}
+
+func (hs *harness) run(cmd tea.Cmd) {
+	hs.t.Helper()
+	if cmd == nil {
+		return
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			hs.run(c)
+		}
+	case tea.QuitMsg:
+		hs.m.status = "quit"
+	default:
+		hs.send(msg)
+	}
+}
+
+// pump delivers the room events published so far.
+func (hs *harness) pump() {
+	hs.t.Helper()
+	for {
+		select {
+		case ev := <-hs.sub.C:
+			hs.send(roomEventMsg{ev})
+		default:
+			return
+		}
+	}
+}
+
+func (hs *harness) typeText(s string) {
+	for _, r := range s {
+		hs.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func (hs *harness) key(code rune, mod tea.KeyMod) {
+	hs.send(tea.KeyPressMsg{Code: code, Mod: mod})
+}
+
+func (hs *harness) prefix(code rune, text string) {
+	hs.key('b', tea.ModCtrl)
+	hs.send(tea.KeyPressMsg{Code: code, Text: text})
+}
+
+// screen is the frame without attributes.
+func (hs *harness) screen() string {
+	v := hs.m.View()
+	lines := strings.Split(v.Content, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(ansi.Strip(l), " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}

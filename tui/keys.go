@@ -1,0 +1,275 @@
+package tui
+
+// The one binding table. Update dispatches through it, the help overlay
+// lists it, and README.md's key section is generated from it (a test keeps
+// the two equal).
+
+import (
+	"fmt"
+	"strings"
+)
+
+// keyCtx is where a key is read.
+type keyCtx int
+
+const (
+	ctxPrefix     keyCtx = iota // after the prefix key
+	ctxInput                    // the input line has focus
+	ctxCandidates               // the @ candidates are open (checked before ctxInput)
+	ctxTopics                   // the topic list has focus
+	ctxRoom                     // the room pane has focus
+	ctxParts                    // the participants have focus
+	ctxPane                     // a terminal pane has focus
+	ctxScroll                   // a pane in scroll mode
+	ctxDialog                   // a confirmation dialog is open
+	ctxRename                   // renaming a topic inline
+	ctxHelp                     // the help overlay is open
+)
+
+var ctxTitles = map[keyCtx]string{
+	ctxPrefix:     "After the prefix key (anywhere)",
+	ctxInput:      "Input line",
+	ctxCandidates: "@ candidates (open above the input line)",
+	ctxTopics:     "Topic list",
+	ctxRoom:       "Room pane",
+	ctxParts:      "Participants",
+	ctxPane:       "Terminal pane",
+	ctxScroll:     "Terminal pane in scroll mode",
+	ctxDialog:     "Confirmation dialog",
+	ctxRename:     "Renaming a topic",
+	ctxHelp:       "Help overlay",
+}
+
+var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp}
+
+type action int
+
+const (
+	actNone action = iota
+	actNewTopic
+	actNextTopic
+	actPrevTopic
+	actFocusNext
+	actFocusPrev
+	actFocusInput
+	actFocusTopics
+	actFocusRoom
+	actFocusParts
+	actZoom
+	actStartSeat
+	actStopSeat
+	actRestartSeat
+	actRename
+	actDelete
+	actHelp
+	actQuit
+	actScrollMode
+	actToggleTopics
+	actToggleParts
+	actSendPrefix
+	actSend
+	actNewline
+	actUp
+	actDown
+	actLeft
+	actRight
+	actHome
+	actEnd
+	actPgUp
+	actPgDn
+	actTop
+	actBottom
+	actBackspace
+	actDeleteChar
+	actKillBefore
+	actKillAfter
+	actKillWord
+	actPick
+	actClose
+	actOpen
+	actExpand
+	actConfirm
+	actCancel
+	actTypeToPane
+	actText
+)
+
+// binding is one row of the table. Keys are Bubble Tea key strings
+// (tea.Key.String()); "prefix" in help output stands for the prefix key.
+type binding struct {
+	ctx  keyCtx
+	keys []string
+	act  action
+	help string
+}
+
+var bindings = []binding{
+	{ctxPrefix, []string{"c"}, actNewTopic, "new topic"},
+	{ctxPrefix, []string{"n"}, actNextTopic, "next topic in the list"},
+	{ctxPrefix, []string{"p"}, actPrevTopic, "previous topic in the list"},
+	{ctxPrefix, []string{"o", "tab"}, actFocusNext, "focus the next area (input, room, panes, topics, participants)"},
+	{ctxPrefix, []string{"O", "shift+tab"}, actFocusPrev, "focus the previous area"},
+	{ctxPrefix, []string{"i"}, actFocusInput, "focus the input line"},
+	{ctxPrefix, []string{"w"}, actFocusTopics, "focus the topic list"},
+	{ctxPrefix, []string{"r"}, actFocusRoom, "focus the room pane"},
+	{ctxPrefix, []string{"a"}, actFocusParts, "focus the participants"},
+	{ctxPrefix, []string{"z"}, actZoom, "zoom the focused pane or the room (again: unzoom)"},
+	{ctxPrefix, []string{"s"}, actStartSeat, "start the selected participant's seat in this topic"},
+	{ctxPrefix, []string{"x"}, actStopSeat, "stop the selected participant's seat"},
+	{ctxPrefix, []string{"R"}, actRestartSeat, "restart the selected participant's seat"},
+	{ctxPrefix, []string{","}, actRename, "rename the topic on screen"},
+	{ctxPrefix, []string{"&"}, actDelete, "delete the topic on screen (asks first)"},
+	{ctxPrefix, []string{"["}, actScrollMode, "scroll mode for the focused terminal pane"},
+	{ctxPrefix, []string{"t"}, actToggleTopics, "show or hide the topic list"},
+	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
+	{ctxPrefix, []string{"?"}, actHelp, "this help"},
+	{ctxPrefix, []string{"q"}, actQuit, "quit"},
+	{ctxPrefix, []string{"prefix"}, actSendPrefix, "send the prefix key itself to the focused pane"},
+	{ctxPrefix, []string{"esc"}, actCancel, "cancel the prefix"},
+
+	{ctxInput, []string{"enter"}, actSend, "send to the topic on screen"},
+	{ctxInput, []string{"alt+enter", "shift+enter", "ctrl+j"}, actNewline, "new line"},
+	{ctxInput, []string{"left"}, actLeft, "cursor left"},
+	{ctxInput, []string{"right"}, actRight, "cursor right"},
+	{ctxInput, []string{"up"}, actUp, "cursor up a line"},
+	{ctxInput, []string{"down"}, actDown, "cursor down a line"},
+	{ctxInput, []string{"home", "ctrl+a"}, actHome, "start of line"},
+	{ctxInput, []string{"end", "ctrl+e"}, actEnd, "end of line"},
+	{ctxInput, []string{"backspace", "ctrl+h"}, actBackspace, "delete before the cursor"},
+	{ctxInput, []string{"delete", "ctrl+d"}, actDeleteChar, "delete under the cursor"},
+	{ctxInput, []string{"ctrl+u"}, actKillBefore, "delete to the start of the line"},
+	{ctxInput, []string{"ctrl+k"}, actKillAfter, "delete to the end of the line"},
+	{ctxInput, []string{"ctrl+w", "alt+backspace"}, actKillWord, "delete the word before the cursor"},
+	{ctxInput, []string{"pgup"}, actPgUp, "scroll the room up"},
+	{ctxInput, []string{"pgdown"}, actPgDn, "scroll the room down"},
+	{ctxInput, []string{"tab"}, actFocusNext, "focus the next area"},
+	{ctxInput, []string{"text"}, actText, "typed into the input; @ or ＠ opens candidates"},
+
+	{ctxCandidates, []string{"up", "ctrl+p"}, actUp, "previous candidate"},
+	{ctxCandidates, []string{"down", "ctrl+n"}, actDown, "next candidate"},
+	{ctxCandidates, []string{"enter", "tab"}, actPick, "put @name in the input"},
+	{ctxCandidates, []string{"esc"}, actClose, "close (this @ stays closed)"},
+
+	{ctxTopics, []string{"up", "k"}, actUp, "previous topic"},
+	{ctxTopics, []string{"down", "j"}, actDown, "next topic"},
+	{ctxTopics, []string{"enter"}, actOpen, "open the selected topic"},
+	{ctxTopics, []string{"+", "c"}, actNewTopic, "new topic"},
+	{ctxTopics, []string{"r"}, actRename, "rename the selected topic"},
+	{ctxTopics, []string{"d", "delete"}, actDelete, "delete the selected topic (asks first)"},
+	{ctxTopics, []string{"esc", "i"}, actFocusInput, "back to the input line"},
+	{ctxTopics, []string{"tab"}, actFocusNext, "focus the next area"},
+
+	{ctxRoom, []string{"up", "k"}, actUp, "scroll up a line"},
+	{ctxRoom, []string{"down", "j"}, actDown, "scroll down a line"},
+	{ctxRoom, []string{"pgup"}, actPgUp, "scroll up a page (older posts load at the top)"},
+	{ctxRoom, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
+	{ctxRoom, []string{"home", "g"}, actTop, "oldest loaded post"},
+	{ctxRoom, []string{"end", "G"}, actBottom, "newest post"},
+	{ctxRoom, []string{"e"}, actExpand, "expand or fold the MCP notices"},
+	{ctxRoom, []string{"esc", "i"}, actFocusInput, "back to the input line"},
+	{ctxRoom, []string{"tab"}, actFocusNext, "focus the next area"},
+
+	{ctxParts, []string{"up", "k"}, actUp, "previous participant"},
+	{ctxParts, []string{"down", "j"}, actDown, "next participant"},
+	{ctxParts, []string{"s", "enter"}, actStartSeat, "start the seat in this topic"},
+	{ctxParts, []string{"x"}, actStopSeat, "stop the seat"},
+	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat"},
+	{ctxParts, []string{"esc", "i"}, actFocusInput, "back to the input line"},
+	{ctxParts, []string{"tab"}, actFocusNext, "focus the next area"},
+
+	{ctxPane, []string{"any"}, actTypeToPane, "every key but the prefix is typed into the terminal (arrows, F-keys, ctrl, alt, paste)"},
+
+	{ctxScroll, []string{"up", "k"}, actUp, "scroll up a line"},
+	{ctxScroll, []string{"down", "j"}, actDown, "scroll down a line"},
+	{ctxScroll, []string{"pgup"}, actPgUp, "scroll up a page"},
+	{ctxScroll, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
+	{ctxScroll, []string{"home", "g"}, actTop, "top of the scrollback"},
+	{ctxScroll, []string{"end", "G"}, actBottom, "bottom"},
+	{ctxScroll, []string{"q", "esc"}, actClose, "leave scroll mode"},
+
+	{ctxDialog, []string{"y", "enter"}, actConfirm, "confirm"},
+	{ctxDialog, []string{"n", "esc"}, actCancel, "cancel"},
+
+	{ctxRename, []string{"enter"}, actConfirm, "save the name"},
+	{ctxRename, []string{"esc"}, actCancel, "cancel"},
+
+	{ctxHelp, []string{"up", "k"}, actUp, "scroll up"},
+	{ctxHelp, []string{"down", "j"}, actDown, "scroll down"},
+	{ctxHelp, []string{"pgup"}, actPgUp, "scroll up a page"},
+	{ctxHelp, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
+	{ctxHelp, []string{"esc", "q", "?", "enter"}, actClose, "close the help"},
+}
+
+// pseudoKey marks table entries that describe a class of keys, not a key.
+var pseudoKey = map[string]bool{"text": true, "any": true, "prefix": true}
+
+// lookup finds the action of key in ctx. In ctxPrefix the key equal to the
+// prefix itself is actSendPrefix.
+func lookup(ctx keyCtx, key, prefix string) (action, bool) {
+	if ctx == ctxPrefix && key == prefix {
+		return actSendPrefix, true
+	}
+	for _, b := range bindings {
+		if b.ctx != ctx {
+			continue
+		}
+		for _, k := range b.keys {
+			if k == key && !pseudoKey[k] {
+				return b.act, true
+			}
+		}
+	}
+	return actNone, false
+}
+
+// keyLabel is how a key is shown to the person.
+func keyLabel(ctx keyCtx, k, prefix string) string {
+	if k == "prefix" {
+		return prefix
+	}
+	if ctx == ctxPrefix {
+		return prefix + " " + k
+	}
+	return k
+}
+
+// helpLines is the help overlay's text, from the table.
+func helpLines(prefix string) []string {
+	var out []string
+	for _, c := range ctxOrder {
+		out = append(out, ctxTitles[c]+":")
+		for _, b := range bindings {
+			if b.ctx != c {
+				continue
+			}
+			labels := make([]string, len(b.keys))
+			for i, k := range b.keys {
+				labels[i] = keyLabel(c, k, prefix)
+			}
+			out = append(out, fmt.Sprintf("  %-22s %s", strings.Join(labels, ", "), b.help))
+		}
+		out = append(out, "")
+	}
+	out = append(out, "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls.")
+	return out
+}
+
+// bindingsMarkdown is README.md's key section.
+func bindingsMarkdown(prefix string) string {
+	var b strings.Builder
+	for _, c := range ctxOrder {
+		fmt.Fprintf(&b, "### %s\n\n| keys | action |\n| --- | --- |\n", ctxTitles[c])
+		for _, bd := range bindings {
+			if bd.ctx != c {
+				continue
+			}
+			labels := make([]string, len(bd.keys))
+			for i, k := range bd.keys {
+				labels[i] = "`" + keyLabel(c, k, prefix) + "`"
+			}
+			fmt.Fprintf(&b, "| %s | %s |\n", strings.Join(labels, ", "), bd.help)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,1193 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pullcept/room"
+	"pullcept/room/wire"
+	"pullcept/topicstore"
+)
+
+// Messages into the model.
+type (
+	roomEventMsg    struct{ ev room.Event }
+	seatsChangedMsg struct{}
+	pageMsg         struct {
+		topic string
+		page  topicstore.Page
+		err   error
+	}
+	postResultMsg struct {
+		topic, text string
+		out         room.Outcome
+		err         error
+	}
+	topicsMsg struct {
+		list []topicstore.Topic
+		err  error
+	}
+	deletedMsg struct {
+		topic string
+		err   error
+	}
+	noteMsg struct {
+		note string
+		err  error
+		list bool // reload the topic list
+	}
+)
+
+type focusKind int
+
+const (
+	focusInput focusKind = iota
+	focusRoom
+	focusPane
+	focusTopics
+	focusParts
+)
+
+// dialog is the delete confirmation.
+type dialog struct {
+	topic string
+	lines []string
+}
+
+// pageSize is how many posts a page of the room loads.
+const pageSize = 50
+
+// model is the one Bubble Tea model.
+type model struct {
+	eng    *room.Engine
+	store  *topicstore.Store
+	seats  Seats
+	prefix string
+	loc    *time.Location
+	now    func() time.Time
+	exec   func(func())
+
+	w, h int
+	lay  Layout
+
+	topic   string
+	rooms   map[string]*roomState
+	topics  []topicstore.Topic
+	tsel    int
+	running map[string]int // topic -> seats not exited
+
+	accounts []Account
+	seatList []SeatInfo // the shown topic's
+	psel     int
+
+	focus      focusKind
+	paneIdx    int
+	zoom       int
+	showTopics bool
+	showParts  bool
+	armed      bool
+	help       bool
+	helpOff    int
+	dlg        *dialog
+	renaming   string
+	renameEd   editor
+	input      editor
+	status     string
+	subscribed bool
+
+	scrollMode bool
+	scrollOff  int
+	paneText   map[Pane]string
+	paneSize   map[Pane][2]int
+	panesDirty bool
+	listBusy   bool
+	listAgain  bool
+}
+
+func newModel(o Options, exec func(func())) (*model, error) {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	m := &model{
+		eng: o.Engine, store: o.Store, seats: o.Seats, prefix: o.Prefix, loc: o.Location,
+		now: time.Now, exec: exec,
+		rooms: map[string]*roomState{}, running: map[string]int{},
+		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
+		paneText: map[Pane]string{}, paneSize: map[Pane][2]int{}, status: o.Status,
+	}
+	if m.seats == nil && m.status == "" {
+		m.status = "no seats: add an account to config.json to seat a CLI here; the room works for you alone"
+	}
+	if err := m.newTopic(); err != nil {
+		return nil, err
+	}
+	m.refreshSeats()
+	return m, nil
+}
+
+// Init loads the topic list.
+func (m *model) Init() tea.Cmd { return m.loadTopics() }
+
+func (m *model) cur() *roomState { return m.rooms[m.topic] }
+
+// newTopic opens a fresh topic (not in the list until something happens
+// in it) and shows it.
+func (m *model) newTopic() error {
+	id := topicstore.NewID()
+	if _, err := m.eng.Open(id); err != nil {
+		return fmt.Errorf("tui: new topic: %w", err)
+	}
+	rs := newRoomState(id)
+	rs.loaded = true
+	rs.roster = m.eng.Roster(id)
+	m.rooms[id] = rs
+	m.show(id)
+	return nil
+}
+
+// show makes topic the one on screen.
+func (m *model) show(topic string) {
+	m.topic = topic
+	m.scrollMode = false
+	m.zoom = zoomNone
+	if m.focus == focusPane {
+		m.focus = focusInput
+	}
+	m.paneIdx = 0
+	m.refreshSeats()
+	for i, t := range m.topics {
+		if t.ID == topic {
+			m.tsel = i
+		}
+	}
+}
+
+// openTopic opens a listed topic: its room (seating the person) and its
+// last page.
+func (m *model) openTopic(id string) tea.Cmd {
+	if _, err := m.eng.Open(id); err != nil {
+		m.status = "open: " + err.Error()
+		return nil
+	}
+	rs, ok := m.rooms[id]
+	if !ok {
+		rs = newRoomState(id)
+		m.rooms[id] = rs
+	}
+	rs.roster = m.eng.Roster(id)
+	m.show(id)
+	if !rs.loaded && !rs.loading {
+		rs.loading = true
+		return m.loadPage(id, "")
+	}
+	return nil
+}
+
+func (m *model) loadPage(topic, before string) tea.Cmd {
+	st := m.store
+	return func() tea.Msg {
+		p, err := st.Page(topic, pageSize, before)
+		if errors.Is(err, topicstore.ErrUnknownTopic) {
+			err = nil
+		}
+		return pageMsg{topic: topic, page: p, err: err}
+	}
+}
+
+func (m *model) loadTopics() tea.Cmd {
+	if m.listBusy {
+		m.listAgain = true
+		return nil
+	}
+	m.listBusy = true
+	st := m.store
+	return func() tea.Msg {
+		l, err := st.List()
+		return topicsMsg{list: l, err: err}
+	}
+}
+
+func (m *model) listed(topic string) bool {
+	for _, t := range m.topics {
+		if t.ID == topic {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *model) topicName(id string) string {
+	for _, t := range m.topics {
+		if t.ID == id && t.Name != "" {
+			return wire.OneLine(t.Name)
+		}
+	}
+	if !m.listed(id) {
+		return "new topic"
+	}
+	return "(untitled)"
+}
+
+// refreshSeats reads the seat manager (in memory) for the shown topic and
+// the running markers.
+func (m *model) refreshSeats() {
+	m.panesDirty = true
+	if m.seats == nil {
+		m.seatList = nil
+		return
+	}
+	m.accounts = m.seats.Accounts()
+	m.seatList = m.seats.Seats(m.topic)
+	m.running = map[string]int{}
+	for _, t := range m.topics {
+		m.running[t.ID] = runningCount(m.seats.Seats(t.ID))
+	}
+	m.running[m.topic] = runningCount(m.seatList)
+	if n := len(m.panes()); m.paneIdx >= n {
+		m.paneIdx = max(n-1, 0)
+		if n == 0 && m.focus == focusPane {
+			m.focus = focusInput
+		}
+	}
+}
+
+func runningCount(ss []SeatInfo) int {
+	n := 0
+	for _, s := range ss {
+		if s.State != StateExited && s.State != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// panes are the shown topic's seats that have a terminal.
+func (m *model) panes() []SeatInfo {
+	var out []SeatInfo
+	for _, s := range m.seatList {
+		if s.Pane != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (m *model) roomCtx() roomCtx {
+	c := roomCtx{person: m.eng.PersonName(), kinds: map[string]string{}, names: map[string]string{}, loc: m.loc, now: m.now()}
+	for _, a := range m.accounts {
+		c.kinds[a.ID] = a.Kind
+		c.names[a.ID] = a.Name
+	}
+	return c
+}
+
+// Update is the one place the model changes.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	return m, tea.Batch(cmd, m.sync())
+}
+
+// testHooks lets tests run code on the model's goroutine.
+var testHooks func(m *model, msg tea.Msg) bool
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
+	if testHooks != nil && testHooks(m, msg) {
+		return nil
+	}
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case tea.PasteMsg:
+		return m.paste(msg.Content)
+	case tea.MouseClickMsg:
+		return m.click(tea.Mouse(msg))
+	case tea.MouseWheelMsg:
+		m.wheel(tea.Mouse(msg))
+	case roomEventMsg:
+		return m.event(msg.ev)
+	case seatsChangedMsg:
+		m.refreshSeats()
+	case pageMsg:
+		rs := m.rooms[msg.topic]
+		if rs == nil {
+			return nil
+		}
+		rs.loading = false
+		if msg.err != nil {
+			m.status = "reading the log: " + msg.err.Error()
+			rs.loaded = true
+			return nil
+		}
+		posts := make([]wire.Post, len(msg.page.Posts))
+		for i, p := range msg.page.Posts {
+			posts[i] = room.FromLogPost(p)
+		}
+		rs.addOlder(posts, msg.page.HasMore)
+		if msg.page.Skipped > 0 {
+			rs.skipped += msg.page.Skipped
+			m.status = fmt.Sprintf("%d unreadable lines skipped in the log of “%s”", rs.skipped, m.topicName(msg.topic))
+		}
+	case postResultMsg:
+		return m.postResult(msg)
+	case topicsMsg:
+		m.listBusy = false
+		if msg.err != nil {
+			m.status = "topic list: " + msg.err.Error()
+		} else {
+			m.topics = msg.list
+			m.tsel = min(m.tsel, max(len(m.topics)-1, 0))
+			m.refreshSeats()
+		}
+		if m.listAgain {
+			m.listAgain = false
+			return m.loadTopics()
+		}
+	case deletedMsg:
+		if msg.err != nil {
+			m.status = "delete: " + msg.err.Error()
+			return m.loadTopics()
+		}
+		delete(m.rooms, msg.topic)
+		m.status = "topic deleted"
+		if msg.topic == m.topic {
+			if err := m.newTopic(); err != nil {
+				m.status = err.Error()
+			}
+		}
+		m.refreshSeats()
+		return m.loadTopics()
+	case noteMsg:
+		if msg.err != nil {
+			m.status = msg.err.Error()
+		} else if msg.note != "" {
+			m.status = msg.note
+		}
+		m.refreshSeats()
+		if msg.list {
+			return m.loadTopics()
+		}
+	}
+	return nil
+}
+
+func (m *model) event(ev room.Event) tea.Cmd {
+	switch ev.Kind {
+	case room.EventPost:
+		var cmd tea.Cmd
+		if !m.listed(ev.Topic) {
+			cmd = m.loadTopics()
+		}
+		if rs := m.rooms[ev.Topic]; rs != nil {
+			rs.addLive(ev.Post, ev.Role)
+		}
+		return cmd
+	case room.EventRoster:
+		if rs := m.rooms[ev.Topic]; rs != nil {
+			rs.roster = ev.Participants
+		}
+	case room.EventLogError:
+		m.status = "log write failed (the post was delivered): " + ev.Err
+	case room.EventLagged:
+		m.status = "the screen fell behind the room's events; reopen the topic to reload it"
+	}
+	return nil
+}
+
+// send posts the input to the topic on screen, judged against the newest
+// post drawn. The post itself runs in a Cmd.
+func (m *model) send() tea.Cmd {
+	text := m.input.String()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	rs := m.cur()
+	topic, last := m.topic, rs.watermark
+	m.input.Set("")
+	rs.offset = 0
+	eng := m.eng
+	return func() tea.Msg {
+		out, err := eng.PostAsPerson(topic, text, last)
+		return postResultMsg{topic: topic, text: text, out: out, err: err}
+	}
+}
+
+// restore puts text back in the input exactly as written.
+func (m *model) restore(text string) {
+	if cur := m.input.String(); cur != "" {
+		text += "\n" + cur
+	}
+	m.input.Set(text)
+}
+
+func (m *model) postResult(msg postResultMsg) tea.Cmd {
+	rs := m.rooms[msg.topic]
+	switch {
+	case msg.err != nil:
+		m.restore(msg.text)
+		m.status = "not sent: " + msg.err.Error()
+	case !msg.out.Delivered:
+		n := 0
+		if rs != nil {
+			n = rs.addMissed(msg.out.Missed)
+		}
+		m.restore(msg.text)
+		m.status = fmt.Sprintf("not sent: %d new posts came in while you wrote (%d drawn now); read them, then send again", len(msg.out.Missed), n)
+	default:
+		if rs != nil {
+			rs.addLive(msg.out.Post, wire.RoleAdmin)
+		}
+		if !m.listed(msg.topic) {
+			return m.loadTopics()
+		}
+	}
+	return nil
+}
+
+// sync runs after every update: layout, pane sizes and renders, paging.
+func (m *model) sync() tea.Cmd {
+	panes := m.panes()
+	if m.zoom >= zoomPane && m.zoom-zoomPane >= len(panes) {
+		m.zoom = zoomNone
+	}
+	in := layoutIn{W: m.w, H: m.h, Topics: m.showTopics, Parts: m.showParts, Panes: len(panes), Zoom: m.zoom}
+	rows, _, _ := m.input.layout(max(m.w-2, 2))
+	in.InputLines = len(rows)
+	m.lay = computeLayout(in)
+	for i, s := range panes {
+		r := m.lay.Panes[i].Inner()
+		if r.Empty() {
+			continue
+		}
+		sz := [2]int{r.W, r.H}
+		if m.paneSize[s.Pane] != sz {
+			m.paneSize[s.Pane] = sz
+			p := s.Pane
+			m.exec(func() { _ = p.Resize(sz[0], sz[1]) })
+			m.panesDirty = true
+		}
+	}
+	if m.panesDirty {
+		m.panesDirty = false
+		keep := map[Pane]string{}
+		for i, s := range panes {
+			if m.lay.Panes[i].Empty() {
+				continue
+			}
+			if m.scrollMode && m.focus == focusPane && i == m.paneIdx {
+				keep[s.Pane] = s.Pane.RenderScrolled(m.scrollOff)
+			} else {
+				keep[s.Pane] = s.Pane.Render()
+			}
+		}
+		m.paneText = keep
+	}
+	// Load older posts when the view reaches the top.
+	rs := m.cur()
+	if rs != nil && rs.loaded && rs.hasMore && !rs.loading && !m.lay.Room.Empty() {
+		r := m.lay.Room.Inner()
+		if _, atTop := rs.view(r.W, r.H, m.roomCtx()); atTop && len(rs.posts) > 0 {
+			rs.loading = true
+			return m.loadPage(rs.topic, rs.posts[0].MessageID)
+		}
+	}
+	return nil
+}
+
+// keyCtx is where a key goes now.
+func (m *model) keyCtx() keyCtx {
+	switch {
+	case m.help:
+		return ctxHelp
+	case m.dlg != nil:
+		return ctxDialog
+	case m.renaming != "":
+		return ctxRename
+	}
+	switch m.focus {
+	case focusPane:
+		if m.scrollMode {
+			return ctxScroll
+		}
+		return ctxPane
+	case focusTopics:
+		return ctxTopics
+	case focusRoom:
+		return ctxRoom
+	case focusParts:
+		return ctxParts
+	}
+	if len(m.input.candidates(m.roster())) > 0 {
+		return ctxCandidates
+	}
+	return ctxInput
+}
+
+func (m *model) roster() []room.Participant {
+	if rs := m.cur(); rs != nil {
+		return rs.roster
+	}
+	return nil
+}
+
+func (m *model) focusedPane() (SeatInfo, bool) {
+	ps := m.panes()
+	if m.focus != focusPane || m.paneIdx >= len(ps) {
+		return SeatInfo{}, false
+	}
+	return ps[m.paneIdx], true
+}
+
+func (m *model) writePane(p Pane, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	m.exec(func() { _, _ = p.Write(b) })
+}
+
+func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := msg.String()
+	if m.armed {
+		m.armed = false
+		act, ok := lookup(ctxPrefix, k, m.prefix)
+		if !ok {
+			m.status = fmt.Sprintf("%s %s is not bound (%s ? lists the keys)", m.prefix, k, m.prefix)
+			return nil
+		}
+		return m.do(act, ctxPrefix)
+	}
+	if k == m.prefix {
+		m.armed = true
+		return nil
+	}
+	ctx := m.keyCtx()
+	switch ctx {
+	case ctxPane:
+		if s, ok := m.focusedPane(); ok {
+			app := false
+			if a, ok := s.Pane.(AppCursorKeys); ok {
+				app = a.AppCursorKeys()
+			}
+			m.writePane(s.Pane, keyBytes(tea.Key(msg), app))
+		}
+		return nil
+	case ctxCandidates:
+		if act, ok := lookup(ctxCandidates, k, m.prefix); ok {
+			return m.do(act, ctxCandidates)
+		}
+		ctx = ctxInput
+	}
+	if act, ok := lookup(ctx, k, m.prefix); ok {
+		return m.do(act, ctx)
+	}
+	if ctx == ctxRename { // the input line's editing keys work here too
+		if act, ok := lookup(ctxInput, k, m.prefix); ok {
+			m.edit(&m.renameEd, act)
+			return nil
+		}
+	}
+	if (ctx == ctxInput || ctx == ctxRename) && msg.Text != "" && !msg.Mod.Contains(tea.ModCtrl) && !msg.Mod.Contains(tea.ModAlt) {
+		m.editing(ctx).Insert(msg.Text)
+	}
+	return nil
+}
+
+func (m *model) editing(ctx keyCtx) *editor {
+	if ctx == ctxRename {
+		return &m.renameEd
+	}
+	return &m.input
+}
+
+func (m *model) paste(s string) tea.Cmd {
+	switch ctx := m.keyCtx(); ctx {
+	case ctxPane:
+		if sp, ok := m.focusedPane(); ok {
+			m.writePane(sp.Pane, []byte(s))
+		}
+	case ctxInput, ctxCandidates:
+		m.input.Insert(s)
+	case ctxRename:
+		m.renameEd.Insert(strings.ReplaceAll(s, "\n", " "))
+	}
+	return nil
+}
+
+// focusOrder is the cycle prefix o walks.
+func (m *model) focusOrder() [][2]int {
+	out := [][2]int{{int(focusInput), 0}, {int(focusRoom), 0}}
+	for i := range m.panes() {
+		if !m.lay.Panes[i].Empty() || m.zoom != zoomNone {
+			out = append(out, [2]int{int(focusPane), i})
+		}
+	}
+	if m.showTopics && !m.lay.Topics.Empty() {
+		out = append(out, [2]int{int(focusTopics), 0})
+	}
+	if m.showParts && !m.lay.Parts.Empty() {
+		out = append(out, [2]int{int(focusParts), 0})
+	}
+	return out
+}
+
+func (m *model) cycleFocus(d int) {
+	order := m.focusOrder()
+	at := 0
+	for i, f := range order {
+		if focusKind(f[0]) == m.focus && (m.focus != focusPane || f[1] == m.paneIdx) {
+			at = i
+		}
+	}
+	f := order[(at+d+len(order))%len(order)]
+	m.setFocus(focusKind(f[0]), f[1])
+}
+
+func (m *model) setFocus(f focusKind, pane int) {
+	if f != focusPane || pane != m.paneIdx {
+		if m.scrollMode {
+			m.scrollMode = false
+			m.panesDirty = true
+		}
+	}
+	m.focus, m.paneIdx = f, pane
+	if m.zoom != zoomNone {
+		switch {
+		case f == focusPane:
+			m.zoom = zoomPane + pane
+		case f == focusRoom:
+			m.zoom = zoomRoom
+		}
+	}
+}
+
+// partRows are the participants panel's rows: the roster's people and
+// connections, and every account with its state in this topic.
+type partRow struct {
+	name, account, kind, state string
+	hue                        *int
+}
+
+func (m *model) partRows() []partRow {
+	var rows []partRow
+	inRoster := map[string]bool{}
+	for _, p := range m.roster() {
+		if p.Account != "" {
+			inRoster[p.Account] = true
+		}
+	}
+	for _, p := range m.roster() {
+		if p.Person {
+			rows = append(rows, partRow{name: p.Name, state: "admin", hue: p.Hue})
+		}
+	}
+	known := map[string]bool{}
+	for _, a := range m.accounts {
+		known[a.ID] = true
+		st := "—"
+		for _, s := range m.seatList {
+			if s.Account == a.ID {
+				st = s.State
+			}
+		}
+		if inRoster[a.ID] && st != StateExited {
+			st = "in room"
+		}
+		rows = append(rows, partRow{name: a.Name, account: a.ID, kind: a.Kind, state: st})
+	}
+	for _, p := range m.roster() {
+		if !p.Person && !known[p.Account] {
+			rows = append(rows, partRow{name: p.Name, account: "", state: "connected", hue: p.Hue})
+		}
+	}
+	return rows
+}
+
+func (m *model) selectedAccount() (string, string, bool) {
+	rows := m.partRows()
+	if m.psel < 0 || m.psel >= len(rows) || rows[m.psel].account == "" {
+		return "", "", false
+	}
+	return rows[m.psel].account, rows[m.psel].name, true
+}
+
+func (m *model) seatOp(act action) tea.Cmd {
+	if m.seats == nil {
+		m.status = "no seats: add an account to config.json to seat a CLI here"
+		return nil
+	}
+	acct, name, ok := m.selectedAccount()
+	if !ok {
+		m.status = "select an account in the participants panel first (" + m.prefix + " a)"
+		return nil
+	}
+	seats, topic := m.seats, m.topic
+	verb := map[action]string{actStartSeat: "starting", actStopSeat: "stopping", actRestartSeat: "restarting"}[act]
+	m.status = verb + " " + name
+	return func() tea.Msg {
+		var err error
+		switch act {
+		case actStartSeat:
+			err = seats.Start(topic, acct)
+		case actStopSeat:
+			err = seats.Stop(topic, acct)
+		case actRestartSeat:
+			err = seats.Restart(topic, acct)
+		}
+		if err != nil {
+			return noteMsg{err: fmt.Errorf("%s %s: %w", verb, name, err)}
+		}
+		return noteMsg{note: verb + " " + name + ": done", list: true}
+	}
+}
+
+// askDelete opens the confirmation for topic.
+func (m *model) askDelete(topic string) {
+	name := m.topicName(topic)
+	lines := []string{
+		fmt.Sprintf("Delete the topic “%s”?", name),
+		"Its log and attachments are removed for good.",
+	}
+	if m.seats != nil {
+		var names []string
+		for _, s := range m.seats.Seats(topic) {
+			if s.State != StateExited && s.State != "" {
+				names = append(names, wire.OneLine(s.Name))
+			}
+		}
+		if len(names) > 0 {
+			lines = append(lines, fmt.Sprintf("This stops %d running session(s): %s.", len(names), strings.Join(names, ", ")))
+		}
+	}
+	lines = append(lines, "", "[y] delete    [n] cancel")
+	m.dlg = &dialog{topic: topic, lines: lines}
+}
+
+// deleteTopic runs the deletion in order: sessions, the store, the room.
+func (m *model) deleteTopic(topic string) tea.Cmd {
+	seats, st, eng := m.seats, m.store, m.eng
+	return func() tea.Msg {
+		if seats != nil {
+			if err := seats.StopTopic(topic); err != nil {
+				return deletedMsg{topic: topic, err: fmt.Errorf("stopping its sessions: %w", err)}
+			}
+		}
+		if err := st.Delete(topic); err != nil {
+			return deletedMsg{topic: topic, err: err}
+		}
+		eng.Drop(topic)
+		return deletedMsg{topic: topic}
+	}
+}
+
+func (m *model) startRename(topic string) {
+	if !m.listed(topic) {
+		m.status = "this topic has no log yet: say something first, then rename it"
+		return
+	}
+	m.renaming = topic
+	m.renameEd = newEditor()
+	for _, t := range m.topics {
+		if t.ID == topic {
+			m.renameEd.Set(t.Name)
+		}
+	}
+	m.showTopics = true
+}
+
+func (m *model) moveTopic(d int) tea.Cmd {
+	if len(m.topics) == 0 {
+		return nil
+	}
+	at := -1
+	for i, t := range m.topics {
+		if t.ID == m.topic {
+			at = i
+		}
+	}
+	next := 0
+	if at >= 0 {
+		next = (at + d + len(m.topics)) % len(m.topics)
+	} else if d < 0 {
+		next = len(m.topics) - 1
+	}
+	return m.openTopic(m.topics[next].ID)
+}
+
+func (m *model) roomPage() int {
+	return max(m.lay.Room.Inner().H-1, 1)
+}
+
+// do carries out an action from the table.
+func (m *model) do(act action, ctx keyCtx) tea.Cmd {
+	rs := m.cur()
+	switch ctx {
+	case ctxHelp:
+		switch act {
+		case actClose:
+			m.help = false
+		case actUp:
+			m.helpOff--
+		case actDown:
+			m.helpOff++
+		case actPgUp:
+			m.helpOff -= 10
+		case actPgDn:
+			m.helpOff += 10
+		}
+		m.helpOff = max(m.helpOff, 0)
+		return nil
+	case ctxDialog:
+		d := m.dlg
+		m.dlg = nil
+		if act == actConfirm && d != nil {
+			m.status = "deleting “" + m.topicName(d.topic) + "”"
+			return m.deleteTopic(d.topic)
+		}
+		return nil
+	case ctxRename:
+		topic := m.renaming
+		switch act {
+		case actConfirm:
+			m.renaming = ""
+			name, st := m.renameEd.String(), m.store
+			return func() tea.Msg {
+				if err := st.Rename(topic, name); err != nil {
+					return noteMsg{err: fmt.Errorf("rename: %w", err), list: true}
+				}
+				return noteMsg{note: "renamed", list: true}
+			}
+		case actCancel:
+			m.renaming = ""
+		default:
+			m.edit(&m.renameEd, act)
+		}
+		return nil
+	case ctxCandidates:
+		c := m.input.candidates(m.roster())
+		switch act {
+		case actUp:
+			m.input.sel = (m.input.sel - 1 + len(c)) % len(c)
+		case actDown:
+			m.input.sel = (m.input.sel + 1) % len(c)
+		case actPick:
+			m.input.Pick(c[min(m.input.sel, len(c)-1)])
+		case actClose:
+			m.input.Dismiss()
+		}
+		return nil
+	case ctxScroll:
+		if s, ok := m.focusedPane(); ok {
+			page := max(m.lay.Panes[m.paneIdx].Inner().H-1, 1)
+			switch act {
+			case actUp:
+				m.scrollOff++
+			case actDown:
+				m.scrollOff--
+			case actPgUp:
+				m.scrollOff += page
+			case actPgDn:
+				m.scrollOff -= page
+			case actTop:
+				m.scrollOff = s.Pane.ScrollbackLen()
+			case actBottom:
+				m.scrollOff = 0
+			case actClose:
+				m.scrollMode = false
+				m.scrollOff = 0
+			}
+			m.scrollOff = min(max(m.scrollOff, 0), s.Pane.ScrollbackLen())
+			m.panesDirty = true
+		}
+		return nil
+	case ctxTopics:
+		switch act {
+		case actUp:
+			m.tsel = max(m.tsel-1, 0)
+			return nil
+		case actDown:
+			m.tsel = min(m.tsel+1, max(len(m.topics)-1, 0))
+			return nil
+		case actOpen:
+			if m.tsel < len(m.topics) {
+				return m.openTopic(m.topics[m.tsel].ID)
+			}
+			return nil
+		case actRename:
+			if m.tsel < len(m.topics) {
+				m.startRename(m.topics[m.tsel].ID)
+			}
+			return nil
+		case actDelete:
+			if m.tsel < len(m.topics) {
+				m.askDelete(m.topics[m.tsel].ID)
+			}
+			return nil
+		}
+	case ctxRoom:
+		switch act {
+		case actUp:
+			rs.offset++
+			return nil
+		case actDown:
+			rs.offset--
+			return nil
+		case actPgUp:
+			rs.offset += m.roomPage()
+			return nil
+		case actPgDn:
+			rs.offset -= m.roomPage()
+			return nil
+		case actTop:
+			rs.offset = 1 << 30
+			return nil
+		case actBottom:
+			rs.offset = 0
+			return nil
+		case actExpand:
+			rs.expandAll = !rs.expandAll
+			rs.expanded = map[string]bool{}
+			rs.invalidate()
+			return nil
+		}
+	case ctxParts:
+		switch act {
+		case actUp:
+			m.psel = max(m.psel-1, 0)
+			return nil
+		case actDown:
+			m.psel = min(m.psel+1, max(len(m.partRows())-1, 0))
+			return nil
+		}
+	case ctxInput:
+		switch act {
+		case actSend:
+			return m.send()
+		case actNewline:
+			m.input.Insert("\n")
+			return nil
+		case actPgUp:
+			rs.offset += m.roomPage()
+			return nil
+		case actPgDn:
+			rs.offset -= m.roomPage()
+			return nil
+		case actUp:
+			if !m.input.Up() {
+				rs.offset++
+			}
+			return nil
+		case actDown:
+			if !m.input.Down() {
+				rs.offset--
+			}
+			return nil
+		case actLeft, actRight, actHome, actEnd, actBackspace, actDeleteChar, actKillBefore, actKillAfter, actKillWord:
+			m.edit(&m.input, act)
+			return nil
+		}
+	}
+	// Actions shared by the prefix table and the panels.
+	switch act {
+	case actNewTopic:
+		if err := m.newTopic(); err != nil {
+			m.status = err.Error()
+		}
+		m.focus = focusInput
+	case actNextTopic:
+		return m.moveTopic(1)
+	case actPrevTopic:
+		return m.moveTopic(-1)
+	case actFocusNext:
+		m.cycleFocus(1)
+	case actFocusPrev:
+		m.cycleFocus(-1)
+	case actFocusInput:
+		m.setFocus(focusInput, 0)
+	case actFocusTopics:
+		m.showTopics = true
+		m.setFocus(focusTopics, 0)
+	case actFocusRoom:
+		m.setFocus(focusRoom, 0)
+	case actFocusParts:
+		m.showParts = true
+		m.setFocus(focusParts, 0)
+	case actZoom:
+		switch {
+		case m.zoom != zoomNone:
+			m.zoom = zoomNone
+		case m.focus == focusPane:
+			m.zoom = zoomPane + m.paneIdx
+		default:
+			m.zoom = zoomRoom
+			m.focus = focusRoom
+		}
+	case actStartSeat, actStopSeat, actRestartSeat:
+		return m.seatOp(act)
+	case actRename:
+		m.startRename(m.topic)
+	case actDelete:
+		if !m.listed(m.topic) {
+			m.status = "this topic is not saved yet: there is nothing to delete"
+			return nil
+		}
+		m.askDelete(m.topic)
+	case actHelp:
+		m.help = true
+		m.helpOff = 0
+	case actQuit:
+		return tea.Quit
+	case actScrollMode:
+		if s, ok := m.focusedPane(); ok {
+			m.scrollMode = true
+			m.scrollOff = 0
+			m.panesDirty = true
+			m.status = fmt.Sprintf("scroll mode: %s (%d lines of scrollback); q leaves", wire.OneLine(s.Name), s.Pane.ScrollbackLen())
+		} else {
+			m.status = "scroll mode needs a focused terminal pane (" + m.prefix + " o)"
+		}
+	case actToggleTopics:
+		m.showTopics = !m.showTopics
+		if !m.showTopics && m.focus == focusTopics {
+			m.focus = focusInput
+		}
+	case actToggleParts:
+		m.showParts = !m.showParts
+		if !m.showParts && m.focus == focusParts {
+			m.focus = focusInput
+		}
+	case actSendPrefix:
+		if s, ok := m.focusedPane(); ok {
+			m.writePane(s.Pane, prefixBytes(m.prefix))
+		}
+	case actCancel:
+	}
+	return nil
+}
+
+// prefixBytes is what the prefix key itself sends to a terminal.
+func prefixBytes(prefix string) []byte {
+	if rest, ok := strings.CutPrefix(prefix, "ctrl+"); ok && len(rest) == 1 {
+		if b, ok := ctrlByte(rune(rest[0])); ok {
+			return []byte{b}
+		}
+	}
+	return []byte(prefix)
+}
+
+func (m *model) edit(e *editor, act action) {
+	switch act {
+	case actLeft:
+		e.Left()
+	case actRight:
+		e.Right()
+	case actHome:
+		e.Home()
+	case actEnd:
+		e.End()
+	case actBackspace:
+		e.Backspace()
+	case actDeleteChar:
+		e.Delete()
+	case actKillBefore:
+		e.KillBefore()
+	case actKillAfter:
+		e.KillAfter()
+	case actKillWord:
+		e.KillWord()
+	}
+}
+
+func (m *model) click(ms tea.Mouse) tea.Cmd {
+	if ms.Button != tea.MouseLeft || m.help || m.dlg != nil {
+		return nil
+	}
+	x, y := ms.X, ms.Y
+	switch {
+	case m.lay.Input.Contains(x, y):
+		m.setFocus(focusInput, 0)
+	case m.lay.Topics.Contains(x, y):
+		m.setFocus(focusTopics, 0)
+		row := y - m.lay.Topics.Y
+		if row == 0 {
+			if err := m.newTopic(); err != nil {
+				m.status = err.Error()
+			}
+			return nil
+		}
+		if i := row - 1 + m.topicsTop(); i < len(m.topics) {
+			m.tsel = i
+			return m.openTopic(m.topics[i].ID)
+		}
+	case m.lay.Room.Contains(x, y):
+		m.setFocus(focusRoom, 0)
+		r := m.lay.Room.Inner()
+		if rs := m.cur(); rs != nil && r.Contains(x, y) {
+			vis, _ := rs.view(r.W, r.H, m.roomCtx())
+			if i := y - r.Y; i < len(vis) && vis[i].fold != "" {
+				rs.expanded[vis[i].fold] = !rs.expanded[vis[i].fold]
+				rs.invalidate()
+			}
+		}
+	case m.lay.Parts.Contains(x, y):
+		m.setFocus(focusParts, 0)
+		if i := y - m.lay.Parts.Y - 1; i >= 0 && i < len(m.partRows()) {
+			m.psel = i
+		}
+	default:
+		for i, r := range m.lay.Panes {
+			if r.Contains(x, y) {
+				m.setFocus(focusPane, i)
+			}
+		}
+	}
+	return nil
+}
+
+func (m *model) wheel(ms tea.Mouse) {
+	d := 0
+	switch ms.Button {
+	case tea.MouseWheelUp:
+		d = 3
+	case tea.MouseWheelDown:
+		d = -3
+	default:
+		return
+	}
+	x, y := ms.X, ms.Y
+	if m.lay.Room.Contains(x, y) || m.lay.Input.Contains(x, y) {
+		if rs := m.cur(); rs != nil {
+			rs.offset += d
+		}
+		return
+	}
+	if m.lay.Topics.Contains(x, y) {
+		m.tsel = min(max(m.tsel-d/3, 0), max(len(m.topics)-1, 0))
+		return
+	}
+	for i, r := range m.lay.Panes {
+		if !r.Contains(x, y) {
+			continue
+		}
+		ps := m.panes()
+		if i >= len(ps) {
+			return
+		}
+		m.setFocus(focusPane, i)
+		if !m.scrollMode {
+			if d < 0 {
+				return
+			}
+			m.scrollMode, m.scrollOff = true, 0
+		}
+		m.scrollOff = min(max(m.scrollOff+d, 0), ps[i].Pane.ScrollbackLen())
+		if m.scrollOff == 0 && d < 0 {
+			m.scrollMode = false
+		}
+		m.panesDirty = true
+	}
+}

@@ -1,0 +1,234 @@
+package tui
+
+// The room pane: one topic's posts, folded MCP notices, paging back.
+//
+// Spec 003 "床": a rejection's returned posts are drawn at once, duplicates
+// dropped by message_id, and the watermark moves to the newest returned.
+// "webhook の通知": consecutive posts of one mcp account fold into
+// "<name> N posts". Post content only ever reaches the screen through
+// wire.Visible.
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"pullcept/room"
+	"pullcept/room/wire"
+)
+
+// roomState is what the screen keeps of one topic's room.
+type roomState struct {
+	topic  string
+	posts  []wire.Post // oldest first
+	seen   map[string]bool
+	mcp    map[string]bool // ids delivered live with role mcp
+	roster []room.Participant
+
+	loaded  bool // the first page arrived (or the topic is new)
+	loading bool
+	hasMore bool
+	skipped int
+
+	// watermark is the newest post drawn: the last_seen of the next post.
+	watermark string
+	// offset is how many lines the view is scrolled up from the bottom.
+	offset int
+	// expanded folds, by the message id of their first post.
+	expanded  map[string]bool
+	expandAll bool
+
+	cache   []roomLine
+	cacheW  int
+	cacheOK bool
+}
+
+// roomLine is one drawn line; fold is the fold's key on a fold header.
+type roomLine struct {
+	text string
+	fold string
+}
+
+func newRoomState(topic string) *roomState {
+	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, expanded: map[string]bool{}}
+}
+
+func (r *roomState) invalidate() { r.cacheOK = false }
+
+// addLive adds a delivered post at the end; false when already drawn.
+func (r *roomState) addLive(p wire.Post, role string) bool {
+	if role == wire.RoleMCP {
+		r.mcp[p.MessageID] = true
+	}
+	if r.seen[p.MessageID] {
+		return false
+	}
+	r.seen[p.MessageID] = true
+	r.posts = append(r.posts, p)
+	r.watermark = p.MessageID
+	r.invalidate()
+	return true
+}
+
+// addMissed draws the posts a rejection returned (those not drawn yet) and
+// moves the watermark to the newest returned, drawn before or not.
+func (r *roomState) addMissed(ps []wire.Post) int {
+	n := 0
+	for _, p := range ps {
+		if r.seen[p.MessageID] {
+			continue
+		}
+		r.seen[p.MessageID] = true
+		r.posts = append(r.posts, p)
+		n++
+	}
+	if len(ps) > 0 {
+		r.watermark = ps[len(ps)-1].MessageID
+	}
+	r.invalidate()
+	return n
+}
+
+// addOlder puts a page of older posts (oldest first) before the others.
+func (r *roomState) addOlder(ps []wire.Post, hasMore bool) {
+	var add []wire.Post
+	for _, p := range ps {
+		if !r.seen[p.MessageID] {
+			r.seen[p.MessageID] = true
+			add = append(add, p)
+		}
+	}
+	r.posts = append(add, r.posts...)
+	if r.watermark == "" && len(r.posts) > 0 {
+		r.watermark = r.posts[len(r.posts)-1].MessageID
+	}
+	r.hasMore = hasMore
+	r.loaded = true
+	r.invalidate()
+}
+
+// roomCtx is what drawing needs from outside the room.
+type roomCtx struct {
+	person string
+	kinds  map[string]string // account id -> kind
+	names  map[string]string // account id -> current name
+	loc    *time.Location
+	now    time.Time
+}
+
+// foldKey is the fold a post belongs to ("" when it does not fold).
+func (r *roomState) foldKey(p wire.Post, c roomCtx) string {
+	if p.Account != "" && (c.kinds[p.Account] == "mcp" || r.mcp[p.MessageID]) {
+		return "acct:" + p.Account
+	}
+	if p.Account == "" && !p.FromApp && (p.Speaker == "webhook" || r.mcp[p.MessageID]) {
+		return "name:" + p.Speaker
+	}
+	return ""
+}
+
+// lines draws every post at width w (cached).
+func (r *roomState) lines(w int, c roomCtx) []roomLine {
+	if r.cacheOK && r.cacheW == w {
+		return r.cache
+	}
+	var out []roomLine
+	for i := 0; i < len(r.posts); {
+		p := r.posts[i]
+		key := r.foldKey(p, c)
+		if key == "" {
+			out = append(out, postLines(p, w, c)...)
+			i++
+			continue
+		}
+		j := i
+		for j < len(r.posts) && r.foldKey(r.posts[j], c) == key {
+			j++
+		}
+		id := p.MessageID
+		open := r.expandAll || r.expanded[id]
+		name := p.Speaker
+		if n, ok := c.names[p.Account]; ok && n != "" {
+			name = n
+		}
+		col := fgHex(hueColor(p.Hue, name))
+		mark := "▸"
+		if open {
+			mark = "▾"
+		}
+		head := style(postTime(p.TS, c), "2") + " " + style(mark+" "+wire.OneLine(name)+" "+strconv.Itoa(j-i)+" posts", col, "1")
+		out = append(out, roomLine{text: head, fold: id})
+		if open {
+			for _, q := range r.posts[i:j] {
+				for _, l := range postLines(q, w, c) {
+					out = append(out, roomLine{text: "  " + l.text})
+				}
+			}
+		}
+		i = j
+	}
+	r.cache, r.cacheW, r.cacheOK = out, w, true
+	return out
+}
+
+// postTime is the post's local time: HH:MM today, MM/DD HH:MM before.
+func postTime(ts string, c roomCtx) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return "--:--"
+	}
+	loc := c.loc
+	if loc == nil {
+		loc = time.Local
+	}
+	t = t.In(loc)
+	n := c.now.In(loc)
+	if t.Year() == n.Year() && t.YearDay() == n.YearDay() {
+		return t.Format("15:04")
+	}
+	return t.Format("01/02 15:04")
+}
+
+// postLines draws one post: a header (time, speaker in colour, addressees)
+// and the body wrapped under it.
+func postLines(p wire.Post, w int, c roomCtx) []roomLine {
+	name := wire.OneLine(p.Speaker)
+	col := fgHex(hueColor(p.Hue, p.Speaker))
+	var h strings.Builder
+	h.WriteString(style(postTime(p.TS, c), "2"))
+	h.WriteString(" ")
+	switch {
+	case p.FromApp:
+		h.WriteString(style("ⓘ "+name, "2", "3"))
+	case p.Account == "" && p.Speaker == c.person:
+		h.WriteString(style("▶ "+name, col, "1", "7")) // the person's own
+	default:
+		h.WriteString(style(name, col, "1"))
+	}
+	if len(p.To) > 0 {
+		to := make([]string, len(p.To))
+		for i, t := range p.To {
+			to[i] = wire.OneLine(t)
+		}
+		h.WriteString(style(" → "+strings.Join(to, ", "), col))
+	}
+	out := []roomLine{{text: h.String()}}
+	body := wrapText(wire.Visible(p.Content), max(w-2, 1))
+	for _, l := range body {
+		if p.FromApp {
+			l = style(l, "2")
+		}
+		out = append(out, roomLine{text: "  " + l})
+	}
+	return out
+}
+
+// view is the visible lines for a height, clamping the offset.
+func (r *roomState) view(w, h int, c roomCtx) (vis []roomLine, atTop bool) {
+	all := r.lines(w, c)
+	maxOff := max(len(all)-h, 0)
+	r.offset = min(max(r.offset, 0), maxOff)
+	end := len(all) - r.offset
+	start := max(end-h, 0)
+	return all[start:end], r.offset == maxOff
+}

@@ -1,0 +1,255 @@
+// Package tui is Pullcept's terminal screen: one Bubble Tea model that shows
+// the topic list, the room of the topic on screen, the terminal panes of
+// that topic's seats, the participants, a status line and the input line.
+//
+// Components (room view, input editor, panes, dialogs) are plain structs
+// that draw into a rectangle; the layout is plain data (layout.go). Keys go
+// through one binding table (keys.go) that also feeds the help overlay and
+// README.md. Background work never touches the model: the room's events and
+// the seats' change signals are forwarded with Program.Send, slow work runs
+// in tea.Cmds, and terminal input to panes goes through one ordered queue.
+//
+// Spec: 003 "宛先は本文の中の @ で指定する", "トピック", "床", "webhook の通知",
+// "部屋のログ".
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pullcept/room"
+	"pullcept/topicstore"
+)
+
+// Pane is one seat's terminal as the screen needs it: an emulator over the
+// seat's PTY.
+type Pane interface {
+	// Write types p into the seat's terminal (its PTY input).
+	Write(p []byte) (int, error)
+	// Resize sets the terminal's size in cells (and the PTY's).
+	Resize(cols, rows int) error
+	// Render is the screen: exactly rows lines of cols cells joined by
+	// "\n", with SGR attributes.
+	Render() string
+	// Cursor is the application's cursor on the screen.
+	Cursor() (x, y int, visible bool)
+	// ScrollbackLen is how many lines the scrollback holds.
+	ScrollbackLen() int
+	// RenderScrolled is Render with the view moved offset lines up into
+	// the scrollback (0 is the live screen).
+	RenderScrolled(offset int) string
+}
+
+// AppCursorKeys is optionally implemented by a Pane whose application asked
+// for application cursor keys (DECCKM); arrows are then sent as SS3.
+type AppCursorKeys interface {
+	AppCursorKeys() bool
+}
+
+// Account is a configured account a seat can be started for.
+type Account struct {
+	ID   string
+	Name string
+	// Kind is claude_code, codex, cli or mcp.
+	Kind string
+}
+
+// Seat states as SeatInfo.State reports them.
+const (
+	StateStarting = "starting"
+	StateRunning  = "running"
+	StateExited   = "exited"
+)
+
+// SeatInfo is one seat of a topic.
+type SeatInfo struct {
+	Account string
+	Name    string
+	Kind    string
+	// State is StateStarting, StateRunning, StateExited or another word the
+	// seat manager uses (shown as it is).
+	State string
+	// Pane is the seat's terminal; nil when it has none.
+	Pane Pane
+}
+
+// Seats is what the screen needs of the seat manager.
+type Seats interface {
+	Accounts() []Account
+	Seats(topic string) []SeatInfo
+	Start(topic, account string) error
+	Stop(topic, account string) error
+	Restart(topic, account string) error
+	// StopTopic stops every seat of topic (before it is deleted).
+	StopTopic(topic string) error
+	// Changed is signalled when the seat list or a state changes or any
+	// pane has new output. The screen coalesces it to its frame rate.
+	Changed() <-chan struct{}
+}
+
+// Options configures Run.
+type Options struct {
+	Engine *room.Engine
+	Store  *topicstore.Store
+	// Seats may be nil: the room works for the person alone.
+	Seats Seats
+	// Prefix is the prefix key, as Bubble Tea names it ("ctrl+b", the
+	// default, "ctrl+a", ...).
+	Prefix string
+	// In and Out are the terminal's streams; nil means the process's own.
+	In  io.Reader
+	Out io.Writer
+	// Width and Height give the size when Out is not a terminal that can
+	// be asked (0 means ask).
+	Width, Height int
+	// Status is a first status line message (config errors, ...).
+	Status string
+	// Location is the zone post times are shown in; nil means time.Local.
+	Location *time.Location
+	// FPS caps the frame rate; 0 means DefaultFPS.
+	FPS int
+}
+
+// DefaultPrefix is the prefix key when Options.Prefix is empty.
+const DefaultPrefix = "ctrl+b"
+
+// DefaultFPS is the frame rate cap.
+const DefaultFPS = 30
+
+// ErrNoEngine is returned by Run without an engine or a store.
+var ErrNoEngine = errors.New("tui: Options needs Engine and Store")
+
+// Run shows the screen until the person quits or ctx ends.
+func Run(ctx context.Context, o Options) error {
+	if o.Engine == nil || o.Store == nil {
+		return ErrNoEngine
+	}
+	if o.FPS <= 0 {
+		o.FPS = DefaultFPS
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	q := newQueue()
+	m, err := newModel(o, q.do)
+	if err != nil {
+		return err
+	}
+	sub := o.Engine.Subscribe()
+	m.subscribed = true
+
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS)}
+	if o.In != nil {
+		opts = append(opts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		opts = append(opts, tea.WithOutput(o.Out))
+	}
+	if o.Width > 0 && o.Height > 0 {
+		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
+	}
+	p := tea.NewProgram(m, opts...)
+
+	var wg sync.WaitGroup
+	wg.Go(func() { q.run(ctx) })
+	wg.Go(func() { forwardEvents(ctx, sub, p.Send) })
+	if o.Seats != nil {
+		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), time.Second/time.Duration(o.FPS), p.Send) })
+	}
+	_, err = p.Run()
+	cancel()
+	sub.Close()
+	wg.Wait()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("tui: %w", err)
+	}
+	return nil
+}
+
+// forwardEvents hands every room event to the program. Posts are final
+// events: none is dropped here.
+func forwardEvents(ctx context.Context, sub *room.Subscription, send func(tea.Msg)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-sub.C:
+			if !ok {
+				return
+			}
+			send(roomEventMsg{ev})
+		}
+	}
+}
+
+// forwardChanges turns the seats' change signals into at most one message
+// per frame interval, and none while nothing changes (no ticking).
+func forwardChanges(ctx context.Context, c <-chan struct{}, frame time.Duration, send func(tea.Msg)) {
+	if c == nil {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case _, ok := <-c:
+			if !ok {
+				return
+			}
+		}
+		send(seatsChangedMsg{})
+		t := time.NewTimer(frame)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// queue runs pane I/O (writes, resizes) in order, off the model's
+// goroutine, without ever blocking Update.
+type queue struct {
+	mu    sync.Mutex
+	jobs  []func()
+	ready chan struct{}
+}
+
+func newQueue() *queue { return &queue{ready: make(chan struct{}, 1)} }
+
+func (q *queue) do(f func()) {
+	q.mu.Lock()
+	q.jobs = append(q.jobs, f)
+	q.mu.Unlock()
+	select {
+	case q.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (q *queue) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-q.ready:
+		}
+		q.mu.Lock()
+		jobs := q.jobs
+		q.jobs = nil
+		q.mu.Unlock()
+		for _, f := range jobs {
+			f()
+		}
+	}
+}

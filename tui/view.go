@@ -1,0 +1,368 @@
+package tui
+
+// Drawing the frame: every component draws its rectangle into lines of
+// exactly its width; the rows are then joined, with separators in the
+// columns no rectangle covers, and overlays cut in.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pullcept/room/wire"
+)
+
+// View draws the screen.
+func (m *model) View() tea.View {
+	v := tea.View{AltScreen: true, MouseMode: tea.MouseModeCellMotion}
+	if m.w <= 0 || m.h <= 0 {
+		return v
+	}
+	screen, cur := m.frame()
+	v.Content = strings.Join(screen, "\n")
+	v.Cursor = cur
+	return v
+}
+
+type segment struct {
+	r     Rect
+	lines []string
+}
+
+// frame draws the rows and places the cursor.
+func (m *model) frame() ([]string, *tea.Cursor) {
+	l := m.lay
+	var segs []segment
+	add := func(r Rect, lines []string) {
+		if !r.Empty() {
+			segs = append(segs, segment{r, fitLines(lines, r.W, r.H)})
+		}
+	}
+	add(l.Topics, m.drawTopics(l.Topics))
+	add(l.Room, m.drawRoom(l.Room))
+	add(l.Parts, m.drawParts(l.Parts))
+	panes := m.panes()
+	for i, r := range l.Panes {
+		if i < len(panes) {
+			add(r, m.drawPane(panes[i], i, r))
+		}
+	}
+	add(l.Status, []string{m.drawStatus(l.Status.W)})
+	inLines, cx, cy := m.drawInput(l.Input)
+	add(l.Input, inLines)
+
+	rows := make([]string, m.h)
+	for y := range m.h {
+		var row []segment
+		for _, s := range segs {
+			if y >= s.r.Y && y < s.r.Y+s.r.H {
+				row = append(row, s)
+			}
+		}
+		slices.SortFunc(row, func(a, b segment) int { return a.r.X - b.r.X })
+		var b strings.Builder
+		x := 0
+		for _, s := range row {
+			if s.r.X > x {
+				b.WriteString(style(strings.Repeat("│", s.r.X-x), "2"))
+			}
+			b.WriteString(s.lines[y-s.r.Y])
+			x = s.r.X + s.r.W
+		}
+		if x < m.w {
+			if y < l.Body.H {
+				b.WriteString(style(strings.Repeat("│", m.w-x), "2"))
+			} else {
+				b.WriteString(strings.Repeat(" ", m.w-x))
+			}
+		}
+		rows[y] = b.String()
+	}
+
+	var cur *tea.Cursor
+	switch {
+	case m.help:
+		m.overlayHelp(rows)
+	case m.dlg != nil:
+		m.overlayDialog(rows)
+	case m.renaming != "":
+		if x, y, ok := m.renameCursor(); ok {
+			cur = tea.NewCursor(x, y)
+		}
+	case m.focus == focusInput:
+		m.overlayCandidates(rows)
+		cur = tea.NewCursor(l.Input.X+cx, l.Input.Y+cy)
+	case m.focus == focusPane && !m.scrollMode:
+		if s, ok := m.focusedPane(); ok && m.paneIdx < len(l.Panes) {
+			if x, y, vis := s.Pane.Cursor(); vis {
+				in := l.Panes[m.paneIdx].Inner()
+				if x >= 0 && y >= 0 && x < in.W && y < in.H {
+					cur = tea.NewCursor(in.X+x, in.Y+y)
+				}
+			}
+		}
+	}
+	if cur != nil {
+		cur.Blink = false
+	}
+	return rows, cur
+}
+
+// overlay cuts lines into rows at r.
+func overlay(rows []string, r Rect, lines []string, width int) {
+	for i, ln := range lines {
+		y := r.Y + i
+		if y < 0 || y >= len(rows) || i >= r.H {
+			continue
+		}
+		left := fit(ansi.Cut(rows[y], 0, r.X), r.X)
+		right := fit(ansi.Cut(rows[y], r.X+r.W, width), max(width-r.X-r.W, 0))
+		rows[y] = left + fit(ln, r.W) + right
+	}
+}
+
+func (m *model) topicsTop() int {
+	h := m.lay.Topics.H - 1
+	if h <= 0 || m.tsel < h {
+		return 0
+	}
+	return m.tsel - h + 1
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+	}
+	return fmt.Sprintf("%dw", int(d/(7*24*time.Hour)))
+}
+
+func (m *model) drawTopics(r Rect) []string {
+	if r.Empty() {
+		return nil
+	}
+	plus := "＋"
+	if !m.listed(m.topic) {
+		plus = style("＋ new", "1", "32")
+	}
+	out := []string{header("Topics "+plus, r.W, m.focus == focusTopics)}
+	now := m.now()
+	top := m.topicsTop()
+	for i := top; i < len(m.topics) && len(out) < r.H; i++ {
+		t := m.topics[i]
+		mark := " "
+		if m.running[t.ID] > 0 {
+			mark = style("●", "32")
+		}
+		name := wire.OneLine(t.Name)
+		if t.Name == "" {
+			name = style("(untitled)", "2", "3")
+		}
+		if m.renaming == t.ID {
+			name = m.renameEd.String()
+		}
+		a := ""
+		if !t.Created.IsZero() {
+			a = age(now.Sub(t.Created))
+		}
+		nameW := max(r.W-2-len(a)-1, 1)
+		line := mark + " " + fit(name, nameW) + " " + style(a, "2")
+		switch {
+		case m.renaming == t.ID:
+			line = mark + " " + style(fit(m.renameEd.String(), r.W-2), "4")
+		case m.focus == focusTopics && i == m.tsel:
+			line = style(fit(ansi.Strip(line), r.W), "7")
+		case t.ID == m.topic:
+			line = style(fit(ansi.Strip(line), r.W), "1", "36")
+		}
+		out = append(out, line)
+	}
+	if len(m.topics) == 0 && r.H > 1 {
+		out = append(out, style(" no saved topics", "2"))
+	}
+	return out
+}
+
+func (m *model) renameCursor() (int, int, bool) {
+	r := m.lay.Topics
+	if r.Empty() {
+		return 0, 0, false
+	}
+	for i := m.topicsTop(); i < len(m.topics); i++ {
+		if m.topics[i].ID == m.renaming {
+			row := i - m.topicsTop() + 1
+			if row >= r.H {
+				return 0, 0, false
+			}
+			_, cx, _ := m.renameEd.layout(1 << 20)
+			return r.X + 2 + min(cx, r.W-3), r.Y + row, true
+		}
+	}
+	return 0, 0, false
+}
+
+func (m *model) drawRoom(r Rect) []string {
+	if r.Empty() {
+		return nil
+	}
+	rs := m.cur()
+	title := "Room · " + m.topicName(m.topic)
+	in := r.Inner()
+	var vis []roomLine
+	if rs != nil {
+		vis, _ = rs.view(in.W, in.H, m.roomCtx())
+		switch {
+		case rs.loading:
+			title += " · loading older posts…"
+		case rs.offset > 0:
+			title += fmt.Sprintf(" · ↑ scrolled %d lines (end: newest)", rs.offset)
+		}
+	}
+	out := []string{header(title, r.W, m.focus == focusRoom)}
+	if rs != nil && len(rs.posts) == 0 && rs.loaded {
+		out = append(out, style(" Nothing said yet. Type below and press Enter; @ addresses someone.", "2"))
+	}
+	for _, l := range vis {
+		out = append(out, l.text)
+	}
+	return out
+}
+
+func (m *model) drawParts(r Rect) []string {
+	if r.Empty() {
+		return nil
+	}
+	out := []string{header("Participants", r.W, m.focus == focusParts)}
+	for i, p := range m.partRows() {
+		col := fgHex(hueColor(p.hue, p.name))
+		name := wire.OneLine(p.name)
+		st := p.state
+		line := style("● ", col) + fit(name, max(r.W-2-len(st)-1, 1)) + " " + style(st, "2")
+		if m.focus == focusParts && i == m.psel {
+			line = style(fit(ansi.Strip(line), r.W), "7")
+		}
+		out = append(out, line)
+	}
+	if m.seats == nil && r.H > len(out)+1 {
+		out = append(out, "", style(" no accounts:", "2"), style(" add one to", "2"), style(" config.json", "2"))
+	}
+	return out
+}
+
+func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
+	focused := m.focus == focusPane && m.paneIdx == i
+	title := fmt.Sprintf("%s · %s · %s", wire.OneLine(s.Name), s.Kind, s.State)
+	if focused && m.scrollMode {
+		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
+	}
+	out := []string{header(title, r.W, focused)}
+	out = append(out, strings.Split(m.paneText[s.Pane], "\n")...)
+	return out
+}
+
+func (m *model) drawStatus(w int) string {
+	right := m.prefix + " ? help"
+	if m.armed {
+		right = style(" PREFIX ", "1", "7") + " " + right
+	}
+	left := m.status
+	if left == "" {
+		left = "Enter sends to “" + m.topicName(m.topic) + "”; Alt+Enter new line; " + m.prefix + " o moves focus"
+	}
+	rw := ansi.StringWidth(right)
+	return style(fit(" "+wire.OneLine(left), max(w-rw-1, 0)), "2") + " " + right
+}
+
+func (m *model) drawInput(r Rect) ([]string, int, int) {
+	if r.Empty() {
+		return nil, 0, 0
+	}
+	rows, cx, cy := m.input.layout(max(r.W-2, 2))
+	top := 0
+	if cy >= r.H {
+		top = cy - r.H + 1
+	}
+	var out []string
+	for i := top; i < len(rows) && len(out) < r.H; i++ {
+		p := "  "
+		if i == 0 {
+			p = "› "
+			if m.focus != focusInput {
+				p = style("› ", "2")
+			}
+		}
+		out = append(out, p+rows[i])
+	}
+	if m.input.String() == "" && m.focus == focusInput && len(out) > 0 {
+		out[0] = "› " + style("say something to the room…", "2")
+	}
+	return out, 2 + cx, cy - top
+}
+
+func (m *model) overlayCandidates(rows []string) {
+	c := m.input.candidates(m.roster())
+	if len(c) == 0 {
+		return
+	}
+	h := min(len(c), 6, max(m.lay.Input.Y, 0))
+	w := 0
+	for _, n := range c {
+		w = max(w, ansi.StringWidth(wire.OneLine(n)))
+	}
+	w = min(w+4, m.w)
+	sel := min(m.input.sel, len(c)-1)
+	first := max(0, sel-h+1)
+	var lines []string
+	for i := first; i < first+h; i++ {
+		ln := fit(" @"+wire.OneLine(c[i]), w)
+		if i == sel {
+			ln = style(ln, "7")
+		} else {
+			ln = style(ln, "48;5;236")
+		}
+		lines = append(lines, ln)
+	}
+	overlay(rows, Rect{X: min(2, m.w-w), Y: m.lay.Input.Y - h, W: w, H: h}, lines, m.w)
+}
+
+func (m *model) overlayDialog(rows []string) {
+	w := 0
+	for _, l := range m.dlg.lines {
+		w = max(w, ansi.StringWidth(l))
+	}
+	w = min(w+4, m.w)
+	lines := []string{style(fit(" Delete topic", w), "1", "7")}
+	for _, l := range m.dlg.lines {
+		lines = append(lines, style(fit("  "+l, w), "48;5;236"))
+	}
+	h := len(lines)
+	overlay(rows, Rect{X: (m.w - w) / 2, Y: max((m.h-h)/2, 0), W: w, H: h}, lines, m.w)
+}
+
+func (m *model) overlayHelp(rows []string) {
+	all := helpLines(m.prefix)
+	w := min(m.w-2, 100)
+	h := max(m.h-2, 1)
+	m.helpOff = min(m.helpOff, max(len(all)-(h-1), 0))
+	lines := []string{style(fit(" Keys — ↑/↓ PgUp/PgDn scroll, Esc closes", w), "1", "7")}
+	for _, l := range all[m.helpOff:] {
+		if len(lines) >= h {
+			break
+		}
+		lines = append(lines, style(fit(" "+l, w), "48;5;235"))
+	}
+	for len(lines) < h {
+		lines = append(lines, style(fit("", w), "48;5;235"))
+	}
+	overlay(rows, Rect{X: (m.w - w) / 2, Y: 1, W: w, H: h}, lines, m.w)
+}
