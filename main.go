@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"pullcept/dirs"
 	"pullcept/room"
 	"pullcept/room/socket"
+	"pullcept/seat"
 	"pullcept/topicstore"
 	"pullcept/tui"
 )
@@ -28,6 +30,7 @@ usage:
   pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help)
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
   pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
+  pullcept accounts list|add|remove the accounts in config.json (pullcept accounts help)
   pullcept topics list [--json]     list topics
   pullcept topics show ID [--tail N] [--json]
                                     print a topic's posts
@@ -55,6 +58,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSidecar(ctx, stdin, stdout, stderr)
 	case "topics":
 		return topics(args, stdout)
+	case "accounts":
+		d, err := dirs.Resolve(os.Getenv)
+		if err != nil {
+			return err
+		}
+		return seat.AccountsCommand(args, d.ConfigFile(), stdout, exec.LookPath)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -128,23 +137,57 @@ func personName() string {
 }
 
 func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	c, err := startCore(personName(), nil, nil)
+	c, s, err := startRun(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.close()
-	srv := &control.Server{Engine: c.engine, Store: c.store, URL: c.sock.URL(), Token: c.sock.Token()}
+	defer s.close()
+	srv := &control.Server{Engine: c.engine, Store: c.store, URL: c.sock.URL(), Token: c.sock.Token(), Seats: s}
 	return srv.Serve(ctx, stdin, stdout)
+}
+
+// startRun starts the engine, store, socket and seats of a run.
+func startRun(ctx context.Context) (*core, *seats, error) {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	accounts, notice := loadAccounts(d.ConfigFile())
+	typist := seat.NewTypist(seat.TypistOptions{})
+	var mgr *seat.Manager // set below; the room asks it for account kinds
+	kind := func(account string) (string, bool) {
+		if mgr == nil {
+			return "", false
+		}
+		return mgr.Kind(account)
+	}
+	c, err := startCore(personName(), typer{typist}, kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := startSeats(ctx, c, accounts, typist, notice)
+	if err != nil {
+		c.close()
+		return nil, nil, err
+	}
+	mgr = s.mgr
+	return c, s, nil
 }
 
 // runTUI is `pullcept`: the terminal UI on this process's terminal.
 func runTUI(ctx context.Context) error {
-	c, err := startCore(personName(), nil, nil)
+	c, s, err := startRun(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.close()
-	return tui.Run(ctx, tui.Options{Engine: c.engine, Store: c.store, Prefix: os.Getenv("PULLCEPT_PREFIX")})
+	defer s.close()
+	o := tui.Options{Engine: c.engine, Store: c.store, Prefix: os.Getenv("PULLCEPT_PREFIX"), Status: s.notice}
+	if len(s.mgr.Accounts()) > 0 {
+		o.Seats = tuiSeats{s}
+	}
+	return tui.Run(ctx, o)
 }
 
 func topics(args []string, stdout io.Writer) error {

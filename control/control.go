@@ -24,9 +24,9 @@ const MaxLine = 4 << 20
 // Seats is what control needs from the seat manager (nil when the run has
 // no seats).
 type Seats interface {
-	// Handle runs a seat command (start/stop/restart) and returns its
-	// answer line.
-	Handle(ctx context.Context, cmd string, account, topic string) (any, error)
+	// Handle runs a seat command (start, stop, restart, seats, screen,
+	// keys) and returns its result.
+	Handle(ctx context.Context, c Command) (any, error)
 	// StopTopic stops every seat running in topic (before it is deleted).
 	StopTopic(ctx context.Context, topic string) error
 	// Events delivers seat events as lines to write.
@@ -56,6 +56,7 @@ type Command struct {
 	Name     string `json:"name,omitempty"`
 	Account  string `json:"account,omitempty"`
 	Limit    int    `json:"limit,omitempty"`
+	Keys     string `json:"keys,omitempty"` // "keys": bytes typed into a seat's terminal as the person
 }
 
 // TopicInfo is a topic in the "topics" answer.
@@ -273,16 +274,16 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		return s.delete(ctx, c)
 	case "topics":
 		return s.topics(c)
-	case "start", "stop", "restart":
+	case "start", "stop", "restart", "seats", "screen", "keys":
 		if s.Seats == nil {
 			return errLine(c, "this run has no seats")
 		}
-		if c.Cmd != "stop" {
+		if c.Cmd == "start" || c.Cmd == "restart" {
 			if err := s.ensureOpen(c.Topic); err != nil {
 				return errLine(c, "%v", err)
 			}
 		}
-		res, err := s.Seats.Handle(ctx, c.Cmd, c.Account, c.Topic)
+		res, err := s.Seats.Handle(ctx, c)
 		if err != nil {
 			return errLine(c, "%s: %v", c.Cmd, err)
 		}
@@ -290,7 +291,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "":
 		return errLine(c, `missing "cmd"`)
 	default:
-		return errLine(c, "unknown command %q (want post, new, open, rename, delete, topics, start, stop, restart)", c.Cmd)
+		return errLine(c, "unknown command %q (want post, new, open, rename, delete, topics, start, stop, restart, seats, screen, keys)", c.Cmd)
 	}
 }
 

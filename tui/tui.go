@@ -161,6 +161,9 @@ func Run(ctx context.Context, o Options) error {
 	wg.Go(func() { forwardEvents(ctx, sub, p.Send) })
 	if o.Seats != nil {
 		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), time.Second/time.Duration(o.FPS), p.Send) })
+		if n, ok := o.Seats.(Notifier); ok {
+			wg.Go(func() { forwardNotices(ctx, n.Notices(), p.Send) })
+		}
 	}
 	_, err = p.Run()
 	cancel()
@@ -173,6 +176,28 @@ func Run(ctx context.Context, o Options) error {
 		return fmt.Errorf("tui: %w", err)
 	}
 	return nil
+}
+
+// Notifier is optionally implemented by Seats: status line notices about
+// seats (resumed from, dropped resume, exited with status).
+type Notifier interface {
+	Notices() <-chan string
+}
+
+// forwardNotices shows each seat notice on the status line and reloads the
+// topic list (a seat start puts its topic in the index).
+func forwardNotices(ctx context.Context, c <-chan string, send func(tea.Msg)) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s, ok := <-c:
+			if !ok {
+				return
+			}
+			send(noteMsg{note: s, list: true})
+		}
+	}
 }
 
 // forwardEvents hands every room event to the program. Posts are final

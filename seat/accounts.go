@@ -1,0 +1,966 @@
+// Package seat starts AI CLIs as seats in the room: accounts and their
+// kinds, the launch line (fresh, resumed, or fresh after a stale resume
+// record was dropped), the per-launch MCP registration of the room's
+// sidecar, the transcript checks behind the resume decision, and the PTY,
+// emulator and terminal input queue of a running seat.
+package seat
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+)
+
+// Account is one configured participant: a CLI to launch as a seat (kinds
+// claude_code, codex, cli) or a local MCP server (mcp).
+type Account struct {
+	// ID names the account in topic records, registration and the room.
+	ID string `json:"id"`
+	// Name is the account's name; Nickname, when set, is what the room calls
+	// it (spec 003 "ニックネームと元の名前").
+	Name string `json:"name"`
+	Kind Kind   `json:"kind"`
+	// Command is the launch line: the program and its options, split like a
+	// shell would (quotes, backslashes; no expansion). Empty: the kind's
+	// default. A cli account may write {session_id} (the app mints an id)
+	// and {mcp_config} (the registration file) in it.
+	Command string `json:"command,omitempty"`
+	// Resume is a cli account's resume line; it holds {session_id} and its
+	// first word is the program. Kinds that name a CLI know their own.
+	Resume string `json:"resume,omitempty"`
+	// Dir is the working directory (absolute, or ~/...). Empty: the app's.
+	Dir string `json:"dir,omitempty"`
+	// Env is added to the child's environment. Its values are secrets:
+	// listings show the keys only.
+	Env map[string]string `json:"env,omitempty"`
+	// Hue is the account's colour in degrees, nil when not declared.
+	Hue      *float64 `json:"hue,omitempty"`
+	Nickname string   `json:"nickname,omitempty"`
+}
+
+// String describes the account with its env keys only: env values are
+// secrets.
+func (a Account) String() string {
+	return fmt.Sprintf("account %s (%s, %q) command %q env keys %q", a.ID, a.Kind, a.CallName(), a.CommandLine(), sortedKeys(a.Env))
+}
+
+// LogValue logs the account with its env keys only.
+func (a Account) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("id", a.ID), slog.String("kind", string(a.Kind)),
+		slog.String("command", a.CommandLine()), slog.Any("env_keys", sortedKeys(a.Env)))
+}
+
+// CallName is what the room calls the account: the nickname, else the name.
+func (a Account) CallName() string {
+	if n := strings.TrimSpace(a.Nickname); n != "" {
+		return n
+	}
+	return a.Name
+}
+
+// CommandLine is the launch line the account runs: Command, else the kind's
+// default.
+func (a Account) CommandLine() string {
+	if strings.TrimSpace(a.Command) != "" {
+		return a.Command
+	}
+	return a.Kind.DefaultCommand()
+}
+
+// ResumeLine is the account's resume line as written: the kind's for a kind
+// that names a CLI, the account's own for cli; "" when there is none.
+func (a Account) ResumeLine() string {
+	if a.Kind.NamesCLI() {
+		return a.Kind.ResumeLine()
+	}
+	if a.Kind == KindCLI {
+		return a.Resume
+	}
+	return ""
+}
+
+// Config is the accounts file, read.
+type Config struct {
+	// Path is the file read.
+	Path string
+	// Exists is false when there was no file.
+	Exists bool
+	// Accounts are the valid accounts, in file order.
+	Accounts []Account
+}
+
+// Account returns the account with id.
+func (c Config) Account(id string) (Account, bool) {
+	for _, a := range c.Accounts {
+		if a.ID == id {
+			return a, true
+		}
+	}
+	return Account{}, false
+}
+
+// ErrConfig marks every problem Load reports; test with errors.Is.
+var ErrConfig = errors.New("account config")
+
+// ConfigError is one problem in the accounts file: which file, which entry
+// and field, and why. Error never includes an env value.
+type ConfigError struct {
+	File string
+	// Index is the entry's position in "accounts", -1 for the file itself.
+	Index int
+	// ID is the entry's id when it had a readable one.
+	ID string
+	// Field is the JSON field at fault, "" for the whole entry or file.
+	Field  string
+	Reason string
+	// Skipped reports that the account was left out; otherwise it loaded
+	// and only this field was ignored.
+	Skipped bool
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Index >= 0 {
+		fmt.Fprintf(&b, ": accounts[%d]", e.Index)
+		if e.ID != "" {
+			fmt.Fprintf(&b, " (id %q)", e.ID)
+		}
+	}
+	if e.Field != "" {
+		fmt.Fprintf(&b, ": field %q", e.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Reason)
+	switch {
+	case e.Index < 0:
+	case e.Skipped:
+		b.WriteString(" (account skipped)")
+	case e.Field != "":
+		b.WriteString(" (field ignored)")
+	}
+	return b.String()
+}
+
+// Unwrap makes every ConfigError match ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
+// knownFields are the fields of an account entry.
+var knownFields = []string{"id", "name", "kind", "command", "resume", "dir", "env", "hue", "nickname"}
+
+// Limits on account fields.
+const (
+	MaxAccountIDLen = 64
+	MaxNameRunes    = 64
+)
+
+// ValidAccountID reports whether id can name an account: 1 to 64 ASCII
+// letters, digits, '-', '_' or '.', not starting with '.'.
+func ValidAccountID(id string) bool {
+	if id == "" || len(id) > MaxAccountIDLen || id[0] == '.' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// Load reads the accounts file at path. It returns the valid accounts and a
+// *ConfigError (matching ErrConfig) for each problem: a file that is not
+// JSON loads no account; an entry with a bad field is skipped and the others
+// load; an unknown field is reported and ignored. A missing file is no
+// problem: the Config has Exists false. Load never writes.
+func Load(path string) (Config, []error) {
+	cfg := Config{Path: path}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, []error{&ConfigError{File: path, Index: -1, Reason: "cannot read: " + errText(err)}}
+	}
+	cfg.Exists = true
+	doc, err := parseDoc(data)
+	if err != nil {
+		return cfg, []error{&ConfigError{File: path, Index: -1, Reason: err.Error()}}
+	}
+	var errs []error
+	seen := map[string]int{}
+	for i, raw := range doc.accounts {
+		a, probs := parseAccount(raw)
+		skip := false
+		for _, p := range probs {
+			skip = skip || p.fatal
+		}
+		if !skip {
+			if first, dup := seen[a.ID]; dup {
+				probs = append(probs, problem{field: "id", reason: fmt.Sprintf("duplicate id, first used by accounts[%d]", first), fatal: true})
+				skip = true
+			}
+		}
+		for _, p := range probs {
+			errs = append(errs, &ConfigError{File: path, Index: i, ID: a.ID, Field: p.field, Reason: p.reason, Skipped: skip})
+		}
+		if skip {
+			continue
+		}
+		seen[a.ID] = i
+		cfg.Accounts = append(cfg.Accounts, a)
+	}
+	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o077 != 0 && hasEnv(cfg.Accounts) {
+		errs = append(errs, &ConfigError{File: path, Index: -1,
+			Reason: fmt.Sprintf("holds env values but is readable by others (mode %04o); run chmod 600 on it", info.Mode().Perm())})
+	}
+	return cfg, errs
+}
+
+func hasEnv(as []Account) bool {
+	for _, a := range as {
+		if len(a.Env) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// errText is err's text without the path os errors repeat.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// problem is one finding about one entry.
+type problem struct {
+	field, reason string
+	fatal         bool
+}
+
+// parseAccount reads one entry and checks every field.
+func parseAccount(raw json.RawMessage) (Account, []problem) {
+	var a Account
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
+		return a, []problem{{reason: "not a JSON object", fatal: true}}
+	}
+	var probs []problem
+	bad := func(field, reason string) { probs = append(probs, problem{field: field, reason: reason, fatal: true}) }
+	ignored := func(field, reason string) { probs = append(probs, problem{field: field, reason: reason}) }
+	str := func(field string, required bool) (string, bool) {
+		v, ok := fields[field]
+		if !ok || string(v) == "null" {
+			if required {
+				bad(field, "missing")
+			}
+			return "", false
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			bad(field, "must be a string")
+			return "", false
+		}
+		return s, true
+	}
+
+	if id, ok := str("id", true); ok {
+		a.ID = id
+		if !ValidAccountID(id) {
+			bad("id", "must be 1-64 characters of A-Z a-z 0-9 - _ . (not starting with .)")
+		}
+	}
+	if name, ok := str("name", true); ok {
+		a.Name = strings.TrimSpace(name)
+		if r := checkLabel(a.Name); r != "" {
+			bad("name", r)
+		}
+	}
+	if kind, ok := str("kind", true); ok {
+		a.Kind = Kind(kind)
+		if !a.Kind.Valid() {
+			bad("kind", fmt.Sprintf("unknown kind %q (want one of claude_code, codex, cli, mcp)", kind))
+		}
+	}
+	if nick, ok := str("nickname", false); ok {
+		a.Nickname = strings.TrimSpace(nick)
+		if a.Nickname != "" {
+			if r := checkLabel(a.Nickname); r != "" {
+				bad("nickname", r)
+			}
+		}
+	}
+	if cmd, ok := str("command", false); ok {
+		a.Command = cmd
+		if r := checkLine(a.Kind, cmd, false); r != "" {
+			bad("command", r)
+		}
+	} else if a.Kind == KindCLI {
+		if _, present := fields["command"]; !present || string(fields["command"]) == "null" {
+			bad("command", "missing (a cli account must say what to run)")
+		}
+	}
+	if res, ok := str("resume", false); ok && res != "" {
+		switch a.Kind {
+		case KindCLI:
+			a.Resume = res
+			if r := checkLine(a.Kind, res, true); r != "" {
+				bad("resume", r)
+			}
+		case KindClaudeCode, KindCodex:
+			ignored("resume", fmt.Sprintf("kind %s knows its own resume line (%s); only a cli account sets one", a.Kind, a.Kind.ResumeLine()))
+		default:
+			ignored("resume", fmt.Sprintf("kind %s is not launched", a.Kind))
+		}
+	}
+	if dir, ok := str("dir", false); ok && dir != "" {
+		a.Dir = dir
+		if !(filepath.IsAbs(dir) || dir == "~" || strings.HasPrefix(dir, "~/")) {
+			bad("dir", "must be an absolute path or start with ~/")
+		}
+	}
+	if v, ok := fields["env"]; ok && string(v) != "null" {
+		var env map[string]json.RawMessage
+		if err := json.Unmarshal(v, &env); err != nil {
+			bad("env", "must be an object of string values")
+		} else {
+			a.Env = make(map[string]string, len(env))
+			for k, rv := range env {
+				var s string
+				if err := json.Unmarshal(rv, &s); err != nil {
+					bad("env", fmt.Sprintf("value of %q must be a string", k))
+					continue
+				}
+				if r := checkEnvKey(k); r != "" {
+					bad("env", r)
+					continue
+				}
+				if strings.IndexByte(s, 0) >= 0 {
+					bad("env", fmt.Sprintf("value of %q holds a NUL byte", k))
+					continue
+				}
+				a.Env[k] = s
+			}
+		}
+	}
+	if v, ok := fields["hue"]; ok && string(v) != "null" {
+		var h float64
+		if err := json.Unmarshal(v, &h); err != nil {
+			bad("hue", "must be a number of degrees")
+		} else if math.IsNaN(h) || h < 0 || h > 360 {
+			bad("hue", "must be between 0 and 360")
+		} else {
+			a.Hue = &h
+		}
+	}
+	for k := range fields {
+		if !slices.Contains(knownFields, k) {
+			ignored(k, "unknown field")
+		}
+	}
+	sortProblems(probs)
+	return a, probs
+}
+
+// sortProblems orders problems by field (in knownFields order, unknown
+// fields last) so reports are stable.
+func sortProblems(ps []problem) {
+	order := func(f string) int {
+		if i := slices.Index(knownFields, f); i >= 0 {
+			return i
+		}
+		return len(knownFields)
+	}
+	slices.SortStableFunc(ps, func(a, b problem) int {
+		if c := cmp.Compare(order(a.field), order(b.field)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.field, b.field)
+	})
+}
+
+// checkLabel checks a name or nickname: not empty, one line, not too long.
+func checkLabel(s string) string {
+	if s == "" {
+		return "empty"
+	}
+	if len([]rune(s)) > MaxNameRunes {
+		return fmt.Sprintf("longer than %d characters", MaxNameRunes)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return "holds a control character"
+		}
+	}
+	return ""
+}
+
+// checkLine checks a command (resume false) or resume line.
+func checkLine(k Kind, line string, resume bool) string {
+	words, err := splitWords(line)
+	if err != nil {
+		return err.Error()
+	}
+	if len(words) == 0 {
+		if resume || k == KindCLI {
+			return "empty"
+		}
+		return "" // "": the kind's default
+	}
+	hasID := strings.Contains(line, SessionIDPlaceholder)
+	switch {
+	case resume && !hasID:
+		return "must hold " + SessionIDPlaceholder
+	case !resume && hasID && k.NamesCLI():
+		return fmt.Sprintf("must not hold %s: kind %s hands out the id itself", SessionIDPlaceholder, k)
+	case strings.Contains(line, MCPConfigPlaceholder) && k != KindCLI:
+		return fmt.Sprintf("%s is for cli accounts only (kind %s is registered by its own flags)", MCPConfigPlaceholder, k)
+	case strings.Contains(words[0], "{"):
+		return "the program (first word) cannot be a placeholder"
+	}
+	return ""
+}
+
+// checkEnvKey checks an environment variable name.
+func checkEnvKey(k string) string {
+	if k == "" || strings.ContainsAny(k, "=\x00") {
+		return fmt.Sprintf("key %q is not a variable name", k)
+	}
+	return ""
+}
+
+// configDoc is the accounts file as written: its top-level keys in order,
+// with the accounts kept as raw entries so that rewriting the file keeps
+// every entry and key it had, readable or not.
+type configDoc struct {
+	keys     []string
+	vals     map[string]json.RawMessage
+	accounts []json.RawMessage
+}
+
+// parseDoc reads the file's JSON: an object whose "accounts", if present, is
+// an array.
+func parseDoc(data []byte) (*configDoc, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	doc := &configDoc{vals: map[string]json.RawMessage{}}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New(`not a JSON object (want {"accounts": [...]})`)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+		}
+		key := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+		}
+		if _, dup := doc.vals[key]; !dup {
+			doc.keys = append(doc.keys, key)
+		}
+		doc.vals[key] = raw
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errors.New("not JSON: data after the top-level object")
+	}
+	if raw, ok := doc.vals["accounts"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &doc.accounts); err != nil {
+			return nil, errors.New(`field "accounts" must be an array of account objects`)
+		}
+	}
+	return doc, nil
+}
+
+// jsonErr describes a decoding error with its line and column.
+func jsonErr(err error, data []byte) string {
+	var se *json.SyntaxError
+	off := int64(-1)
+	if errors.As(err, &se) {
+		off = se.Offset
+	}
+	if off < 0 {
+		return err.Error()
+	}
+	line, col := 1, 1
+	for i := int64(0); i < off && i < int64(len(data)); i++ {
+		if data[i] == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("%v (line %d, column %d)", err, line, col)
+}
+
+// encode writes the document back, indented, with its keys in their order.
+func (d *configDoc) encode() ([]byte, error) {
+	accounts := d.accounts
+	if accounts == nil {
+		accounts = []json.RawMessage{}
+	}
+	raw, err := json.Marshal(accounts)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := d.vals["accounts"]; !ok {
+		d.keys = append(d.keys, "accounts")
+	}
+	d.vals["accounts"] = raw
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, k := range d.keys {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteString(":")
+		b.Write(d.vals[k])
+	}
+	b.WriteString("}")
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// rawID is the id of a raw entry, "" when it has none readable.
+func rawID(raw json.RawMessage) string {
+	var e struct {
+		ID any `json:"id"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		return ""
+	}
+	s, _ := e.ID.(string)
+	return s
+}
+
+// writeConfig replaces the file at path with data (mode 0600): a temp file
+// in the same folder, synced, renamed over.
+func writeConfig(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, ".config-*.json")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// createConfig writes data to path only if path does not exist yet (a temp
+// file hard-linked into place), so a file someone wrote meanwhile is never
+// replaced. created is false when the file was already there.
+func createConfig(path string, data []byte) (created bool, err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, ".config-*.json")
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil
+		}
+		return false, fmt.Errorf("create %s: %w", path, err)
+	}
+	return true, nil
+}
+
+// detected is a CLI the first run looks for on PATH.
+type detected struct {
+	id, name string
+	kind     Kind
+}
+
+var firstRunCLIs = []detected{
+	{"claude", "Claude", KindClaudeCode},
+	{"codex", "Codex", KindCodex},
+}
+
+// AddHint tells a person how to add an account.
+func AddHint(path string) string {
+	return fmt.Sprintf("add one with `pullcept accounts add --kind claude_code` (or codex, or --kind cli --id ID --name NAME --command CMD), or edit %s", path)
+}
+
+// LoadOrDetect is Load, except on the first run: when there is no file at
+// path, it looks for `claude` and `codex` with lookPath (exec.LookPath in
+// production), writes an account for each one found (mode 0600) so the
+// person can edit them, and returns them. With neither found it writes
+// nothing and the room works for the person alone. notice is one line for
+// the person saying what happened ("" when the file existed).
+func LoadOrDetect(path string, lookPath func(string) (string, error)) (cfg Config, notice string, errs []error) {
+	if _, err := os.Lstat(path); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		cfg, errs = Load(path)
+		return cfg, "", errs
+	}
+	var entries []json.RawMessage
+	var found []string
+	for _, c := range firstRunCLIs {
+		if _, err := lookPath(c.kind.DefaultCommand()); err != nil {
+			continue
+		}
+		raw, _ := json.Marshal(Account{ID: c.id, Name: c.name, Kind: c.kind, Command: c.kind.DefaultCommand()})
+		entries = append(entries, raw)
+		found = append(found, c.kind.DefaultCommand())
+	}
+	if len(entries) == 0 {
+		return Config{Path: path}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
+	}
+	doc := &configDoc{vals: map[string]json.RawMessage{}, accounts: entries}
+	data, err := doc.encode()
+	if err != nil {
+		return Config{Path: path}, "", []error{err}
+	}
+	created, err := createConfig(path, data)
+	if err != nil {
+		return Config{Path: path}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
+	}
+	cfg, errs = Load(path)
+	if !created {
+		return cfg, "", errs
+	}
+	return cfg, fmt.Sprintf("Found %s on PATH and wrote %s to %s; edit it or use `pullcept accounts` to change them.",
+		strings.Join(found, " and "), plural(len(found), "an account", strconv.Itoa(len(found))+" accounts"), path), errs
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// accountsUsage is the help of `pullcept accounts`.
+const accountsUsage = `usage:
+  pullcept accounts list
+  pullcept accounts add --kind KIND [--id ID] [--name NAME] [--nickname NICK]
+                        [--command LINE] [--resume LINE] [--dir DIR]
+                        [--env KEY=VALUE | --env KEY]... [--hue DEGREES]
+  pullcept accounts remove ID
+
+Kinds: claude_code and codex know their CLI (default command claude / codex,
+id and resume manners); cli runs any command: write {session_id} in --command
+to hand it a new session id, --resume 'LINE {session_id}' to resume, and
+{mcp_config} for the room's MCP registration file (also in $PULLCEPT_MCP_CONFIG).
+--env KEY takes the value from your environment, so it stays out of your shell
+history. Env values are never printed.
+`
+
+// AccountsCommand runs `pullcept accounts list|add|remove` on the accounts
+// file at configPath, printing to stdout. lookPath (exec.LookPath in
+// production) checks that an added command exists. add and remove rewrite
+// the file (mode 0600) keeping every other entry and key as it was, even
+// entries Load skips; they refuse to touch a file that is not JSON.
+func AccountsCommand(args []string, configPath string, stdout io.Writer, lookPath func(string) (string, error)) error {
+	sub := "list"
+	if len(args) > 0 {
+		sub, args = args[0], args[1:]
+	}
+	switch sub {
+	case "list", "ls":
+		if len(args) > 0 {
+			return fmt.Errorf("accounts list takes no arguments")
+		}
+		return listAccounts(configPath, stdout)
+	case "add":
+		return addAccount(args, configPath, stdout, lookPath)
+	case "remove", "rm":
+		if len(args) != 1 {
+			return fmt.Errorf("accounts remove takes one account id")
+		}
+		return removeAccount(args[0], configPath, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, accountsUsage)
+		return nil
+	}
+	fmt.Fprint(stdout, accountsUsage)
+	return fmt.Errorf("unknown accounts command %q", sub)
+}
+
+func listAccounts(path string, w io.Writer) error {
+	cfg, errs := Load(path)
+	if !cfg.Exists {
+		fmt.Fprintf(w, "No accounts: %s does not exist (pullcept writes it on its first run when claude or codex is on PATH).\n%s.\n", path, capitalize(AddHint(path)))
+		return nil
+	}
+	fmt.Fprintf(w, "Accounts in %s:\n", path)
+	if len(cfg.Accounts) == 0 {
+		fmt.Fprintf(w, "  (none) %s\n", AddHint(path))
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tKIND\tCOMMAND\tRESUME\tDIR\tENV (keys)\tHUE")
+		for _, a := range cfg.Accounts {
+			name := a.Name
+			if a.Nickname != "" {
+				name = fmt.Sprintf("%s (%s)", a.Nickname, a.Name)
+			}
+			cmd := a.Command
+			if strings.TrimSpace(cmd) == "" {
+				cmd = a.Kind.DefaultCommand() + " (default)"
+			}
+			keys := make([]string, 0, len(a.Env))
+			for k := range a.Env {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			hue := "-"
+			if a.Hue != nil {
+				hue = strconv.FormatFloat(*a.Hue, 'f', -1, 64)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, name, a.Kind, dash(cmd), dash(a.ResumeLine()), dash(a.Dir), dash(strings.Join(keys, ",")), hue)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, e := range errs {
+		fmt.Fprintf(w, "problem: %v\n", e)
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// envFlag collects repeated --env values.
+type envFlag []string
+
+func (e *envFlag) String() string     { return strings.Join(*e, ",") }
+func (e *envFlag) Set(v string) error { *e = append(*e, v); return nil }
+
+// readDoc reads the file for an edit: a missing file is an empty document; a
+// file that is not readable JSON is refused, so it is never overwritten.
+func readDoc(path string) (*configDoc, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &configDoc{vals: map[string]json.RawMessage{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot read: %s", path, errText(err))
+	}
+	doc, err := parseDoc(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v; fix or move the file first (nothing was written)", path, err)
+	}
+	return doc, nil
+}
+
+func addAccount(args []string, path string, w io.Writer, lookPath func(string) (string, error)) error {
+	set := flag.NewFlagSet("accounts add", flag.ContinueOnError)
+	set.SetOutput(w)
+	var a Account
+	var kind, hue string
+	var env envFlag
+	set.StringVar(&a.ID, "id", "", "account id (default: claude / codex for those kinds)")
+	set.StringVar(&a.Name, "name", "", "name (default: Claude / Codex for those kinds)")
+	set.StringVar(&kind, "kind", "", "claude_code, codex, cli or mcp")
+	set.StringVar(&a.Nickname, "nickname", "", "what the room calls it")
+	set.StringVar(&a.Command, "command", "", "launch line (default: the kind's)")
+	set.StringVar(&a.Resume, "resume", "", "resume line of a cli account, with {session_id}")
+	set.StringVar(&a.Dir, "dir", "", "working directory")
+	set.Var(&env, "env", "KEY=VALUE, or KEY to take the value from your environment (repeatable)")
+	set.StringVar(&hue, "hue", "", "colour in degrees, 0-360")
+	if err := set.Parse(args); err != nil {
+		return err
+	}
+	if set.NArg() > 0 {
+		return fmt.Errorf("accounts add: unexpected argument %q", set.Arg(0))
+	}
+	a.Kind = Kind(kind)
+	if kind == "" {
+		return errors.New("accounts add: --kind is required (claude_code, codex, cli or mcp)")
+	}
+	for _, c := range firstRunCLIs {
+		if c.kind == a.Kind {
+			if a.ID == "" {
+				a.ID = c.id
+			}
+			if a.Name == "" {
+				a.Name = c.name
+			}
+		}
+	}
+	if a.Dir != "" && !strings.HasPrefix(a.Dir, "~") && !filepath.IsAbs(a.Dir) {
+		abs, err := filepath.Abs(a.Dir)
+		if err != nil {
+			return fmt.Errorf("accounts add: --dir: %w", err)
+		}
+		a.Dir = abs
+	}
+	for _, kv := range env {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			v, ok = os.LookupEnv(k)
+			if !ok {
+				return fmt.Errorf("accounts add: --env %s: not set in your environment (give KEY=VALUE)", k)
+			}
+		}
+		if a.Env == nil {
+			a.Env = map[string]string{}
+		}
+		a.Env[k] = v
+	}
+	if hue != "" {
+		h, err := strconv.ParseFloat(hue, 64)
+		if err != nil {
+			return fmt.Errorf("accounts add: --hue %q: not a number of degrees", hue)
+		}
+		a.Hue = &h
+	}
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("accounts add: %w", err)
+	}
+	parsed, probs := parseAccount(raw)
+	if len(probs) > 0 {
+		var msgs []string
+		for _, p := range probs {
+			msgs = append(msgs, fmt.Sprintf("%s: %s", flagName(p.field), p.reason))
+		}
+		return fmt.Errorf("accounts add: %s", strings.Join(msgs, "; "))
+	}
+	doc, err := readDoc(path)
+	if err != nil {
+		return err
+	}
+	for i, e := range doc.accounts {
+		if rawID(e) == parsed.ID {
+			return fmt.Errorf("accounts add: id %q is taken by accounts[%d] in %s (choose another with --id)", parsed.ID, i, path)
+		}
+	}
+	doc.accounts = append(doc.accounts, raw)
+	data, err := doc.encode()
+	if err != nil {
+		return err
+	}
+	if err := writeConfig(path, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Added account %s (%s) to %s.\n", parsed.ID, parsed.Kind, path)
+	if parsed.Kind.Launchable() && lookPath != nil {
+		if words, err := splitWords(parsed.CommandLine()); err == nil && len(words) > 0 {
+			if _, err := lookPath(expandHome(words[0], "")); err != nil {
+				fmt.Fprintf(w, "warning: %s is not found on PATH now; the seat will fail to start until it is.\n", words[0])
+			}
+		}
+	}
+	return nil
+}
+
+// flagName is the command-line flag for a JSON field.
+func flagName(field string) string {
+	if field == "" {
+		return "account"
+	}
+	return "--" + field
+}
+
+func removeAccount(id, path string, w io.Writer) error {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("accounts remove: %s does not exist", path)
+	}
+	doc, err := readDoc(path)
+	if err != nil {
+		return err
+	}
+	kept := doc.accounts[:0:0]
+	for _, e := range doc.accounts {
+		if rawID(e) != id {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(doc.accounts) {
+		return fmt.Errorf("accounts remove: no account with id %q in %s", id, path)
+	}
+	doc.accounts = kept
+	data, err := doc.encode()
+	if err != nil {
+		return err
+	}
+	if err := writeConfig(path, data); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Removed account %s from %s.\n", id, path)
+	return nil
+}

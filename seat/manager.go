@@ -1,0 +1,421 @@
+package seat
+
+// The seat manager: the ledger of running seats, one per (topic, account).
+// It resolves a launch, starts its pane, attaches the pane to the typist,
+// records the session id, and when the process ends applies the dropped
+// resume rule (#127) and tells its subscribers. Switching topics stops
+// nothing; deleting a topic stops its seats first (StopTopic); quitting
+// stops them all (Close). Stops the person or the app asked for are
+// "requested" and never drop a record.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Seat states reported in events.
+const (
+	StateStarting = "starting"
+	StateRunning  = "running"
+	StateExited   = "exited"
+)
+
+// ErrSeatRunning and ErrNoSeat are returned by Start and Stop.
+var (
+	ErrSeatRunning = errors.New("seat already running")
+	ErrNoSeat      = errors.New("no running seat")
+	ErrNoAccount   = errors.New("no such account")
+)
+
+// Event reports a seat's life: starting, running (with how it launched),
+// exited (with its status and whether the resume record was dropped).
+type Event struct {
+	Topic         string `json:"topic"`
+	Account       string `json:"account"`
+	Name          string `json:"name,omitempty"`
+	State         string `json:"state"`
+	SessionID     string `json:"session_id,omitempty"`
+	ResumedFrom   string `json:"resumed_from,omitempty"`
+	DroppedResume string `json:"dropped_resume,omitempty"`
+	// DroppedOnExit: a resumed session ended by itself before it ever
+	// joined the room, so its record was dropped (#127).
+	DroppedOnExit bool     `json:"dropped_on_exit,omitempty"`
+	UnseenHistory bool     `json:"unseen_history,omitempty"`
+	Argv          []string `json:"argv,omitempty"`
+	Exit          string   `json:"exit,omitempty"`
+	Code          *int     `json:"code,omitempty"`
+	Requested     bool     `json:"requested,omitempty"`
+	Error         string   `json:"error,omitempty"`
+}
+
+// ManagerOptions wire a Manager.
+type ManagerOptions struct {
+	Store   Store
+	Typist  *Typist
+	RoomURL string
+	Token   string
+	// ExePath is this pullcept binary (the sidecar command).
+	ExePath    string
+	RuntimeDir string
+	// Home is where transcripts are looked for; "" = the user's home.
+	Home string
+	// BaseEnv is the children's base environment; nil = os.Environ().
+	BaseEnv []string
+	// Cols and Rows are a new pane's size (the TUI resizes it).
+	Cols, Rows int
+	Log        *slog.Logger
+}
+
+// Manager runs seats. Its methods are safe for concurrent use.
+type Manager struct {
+	o        ManagerOptions
+	mu       sync.Mutex
+	accounts map[string]Account
+	order    []string
+	seats    map[seatKey]*Seat
+	subs     map[chan Event]struct{}
+	changed  chan struct{}
+	wg       sync.WaitGroup
+}
+
+type seatKey struct{ topic, account string }
+
+// Seat is one running (or just ended) launch of an account in a topic.
+type Seat struct {
+	Topic   string
+	Account Account
+	Launch  Launch
+	Pane    *Pane
+
+	mu        sync.Mutex
+	state     string
+	appeared  bool
+	requested bool
+	done      chan struct{}
+	cancelID  context.CancelFunc
+}
+
+// State is starting, running or exited.
+func (s *Seat) State() string { s.mu.Lock(); defer s.mu.Unlock(); return s.state }
+
+// Done is closed when the seat has ended and been cleaned up.
+func (s *Seat) Done() <-chan struct{} { return s.done }
+
+// NewManager makes a manager for the given accounts.
+func NewManager(o ManagerOptions, accounts []Account) *Manager {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	m := &Manager{o: o, seats: map[seatKey]*Seat{}, subs: map[chan Event]struct{}{}, changed: make(chan struct{}, 1)}
+	m.SetAccounts(accounts)
+	return m
+}
+
+// SetAccounts replaces the account list (running seats keep running).
+func (m *Manager) SetAccounts(accounts []Account) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.accounts = map[string]Account{}
+	m.order = nil
+	for _, a := range accounts {
+		m.accounts[a.ID] = a
+		m.order = append(m.order, a.ID)
+	}
+	m.signal()
+}
+
+// Accounts lists the accounts in config order.
+func (m *Manager) Accounts() []Account {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Account, 0, len(m.order))
+	for _, id := range m.order {
+		out = append(out, m.accounts[id])
+	}
+	return out
+}
+
+// Kind answers an account's kind (for the room's roles).
+func (m *Manager) Kind(account string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[account]
+	return string(a.Kind), ok
+}
+
+// Subscribe returns a channel of seat events; it is buffered and a slow
+// reader misses events rather than blocking seats.
+func (m *Manager) Subscribe() <-chan Event {
+	c := make(chan Event, 256)
+	m.mu.Lock()
+	m.subs[c] = struct{}{}
+	m.mu.Unlock()
+	return c
+}
+
+// Changed is signalled (coalesced) when a seat's state or a pane's screen
+// changed.
+func (m *Manager) Changed() <-chan struct{} { return m.changed }
+
+func (m *Manager) signal() {
+	select {
+	case m.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (m *Manager) emit(ev Event) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for c := range m.subs {
+		select {
+		case c <- ev:
+		default:
+			m.o.Log.Warn("seat event dropped: subscriber full", "state", ev.State)
+		}
+	}
+	m.signal()
+}
+
+// Seats lists the seats of topic (running or starting), by account order.
+func (m *Manager) Seats(topic string) []*Seat {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*Seat
+	for k, s := range m.seats {
+		if k.topic == topic {
+			out = append(out, s)
+		}
+	}
+	pos := map[string]int{}
+	for i, id := range m.order {
+		pos[id] = i
+	}
+	sort.Slice(out, func(i, j int) bool { return pos[out[i].Account.ID] < pos[out[j].Account.ID] })
+	return out
+}
+
+// Seat returns the seat of account in topic.
+func (m *Manager) Seat(topic, account string) (*Seat, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.seats[seatKey{topic, account}]
+	return s, ok
+}
+
+// SawInRoster records that account appeared in topic's room roster: a
+// resumed session that did so is not a failed resume.
+func (m *Manager) SawInRoster(topic, account string) {
+	if s, ok := m.Seat(topic, account); ok {
+		s.mu.Lock()
+		s.appeared = true
+		s.mu.Unlock()
+	}
+}
+
+// Start launches account in topic.
+func (m *Manager) Start(ctx context.Context, topic, account string) (Event, error) {
+	m.mu.Lock()
+	acc, ok := m.accounts[account]
+	if !ok {
+		m.mu.Unlock()
+		return Event{}, fmt.Errorf("%w %q", ErrNoAccount, account)
+	}
+	key := seatKey{topic, account}
+	if _, running := m.seats[key]; running {
+		m.mu.Unlock()
+		return Event{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrSeatRunning)
+	}
+	s := &Seat{Topic: topic, Account: acc, state: StateStarting, done: make(chan struct{})}
+	m.seats[key] = s
+	m.mu.Unlock()
+	m.emit(Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateStarting})
+
+	fail := func(err error) (Event, error) {
+		m.mu.Lock()
+		delete(m.seats, key)
+		m.mu.Unlock()
+		close(s.done)
+		ev := Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateExited, Error: err.Error()}
+		m.emit(ev)
+		return ev, err
+	}
+	l, err := Resolve(LaunchRequest{Account: acc, Topic: topic, RoomURL: m.o.RoomURL, Token: m.o.Token,
+		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.o.BaseEnv})
+	if err != nil {
+		return fail(err)
+	}
+	started := time.Now()
+	// The pane outlives ctx (a command's context): it stops by Stop only.
+	pane, err := StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows})
+	if err != nil {
+		l.RemoveRegistration()
+		return fail(err)
+	}
+	s.Launch, s.Pane = l, pane
+	if err := RecordStart(m.o.Store, l); err != nil {
+		m.o.Log.Error("record session", "err", err)
+	}
+	if m.o.Typist != nil {
+		m.o.Typist.Attach(topic, account, pane)
+	}
+	s.mu.Lock()
+	s.state = StateRunning
+	s.mu.Unlock()
+	ev := Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateRunning, SessionID: l.SessionID,
+		ResumedFrom: l.ResumedFrom, DroppedResume: l.DroppedResume, UnseenHistory: l.UnseenHistory, Argv: l.Argv}
+	m.emit(ev)
+
+	idCtx, cancelID := context.WithCancel(context.Background())
+	s.cancelID = cancelID
+	if l.CaptureID {
+		m.wg.Add(1)
+		go func() { // Codex picks its own id: learn it from its rollout file
+			defer m.wg.Done()
+			id, err := l.WatchSessionID(idCtx, started, m.takenID(topic, account))
+			if err != nil || id == "" {
+				return
+			}
+			s.mu.Lock()
+			s.Launch.SessionID = id
+			s.mu.Unlock()
+			if err := RecordSession(m.o.Store, l, id); err != nil {
+				m.o.Log.Error("record codex session", "err", err)
+				return
+			}
+			m.emit(Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateRunning, SessionID: id})
+		}()
+	}
+	m.wg.Add(1)
+	go m.watch(s, key)
+	return ev, nil
+}
+
+// takenID reports session ids other seats of the account already hold.
+func (m *Manager) takenID(topic, account string) func(string) bool {
+	return func(id string) bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		for k, s := range m.seats {
+			if k.account == account && k.topic != topic {
+				s.mu.Lock()
+				held := s.Launch.SessionID == id
+				s.mu.Unlock()
+				if held {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+// watch forwards pane output as "changed" and cleans up when it ends.
+func (m *Manager) watch(s *Seat, key seatKey) {
+	defer m.wg.Done()
+	for {
+		select {
+		case <-s.Pane.Dirty():
+			m.signal()
+			continue
+		case <-s.Pane.Done():
+		}
+		break
+	}
+	status, _ := s.Pane.ExitStatus()
+	s.cancelID()
+	if m.o.Typist != nil {
+		m.o.Typist.Detach(s.Topic, s.Account.ID)
+	}
+	s.mu.Lock()
+	appeared, requested := s.appeared, s.requested || status.Requested
+	s.state = StateExited
+	l := s.Launch
+	s.mu.Unlock()
+	dropped, err := DropAfterExit(m.o.Store, l, appeared, requested)
+	if err != nil {
+		m.o.Log.Error("drop resume after exit", "err", err)
+	}
+	if err := l.RemoveRegistration(); err != nil {
+		m.o.Log.Warn("remove registration", "err", err)
+	}
+	m.mu.Lock()
+	if m.seats[key] == s {
+		delete(m.seats, key)
+	}
+	m.mu.Unlock()
+	code := status.Code
+	ev := Event{Topic: s.Topic, Account: s.Account.ID, Name: s.Account.CallName(), State: StateExited, Exit: status.String(),
+		Code: &code, Requested: requested, SessionID: l.SessionID}
+	if dropped {
+		ev.DroppedOnExit, ev.DroppedResume = true, l.ResumedFrom
+	}
+	close(s.done)
+	m.emit(ev)
+}
+
+// Stop asks account's seat in topic to end and waits until it has.
+func (m *Manager) Stop(topic, account, reason string) error {
+	s, ok := m.Seat(topic, account)
+	if !ok {
+		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	}
+	m.stop(s, reason)
+	return nil
+}
+
+func (m *Manager) stop(s *Seat, reason string) {
+	s.mu.Lock()
+	s.requested = true
+	pane := s.Pane
+	s.mu.Unlock()
+	if pane != nil {
+		pane.Stop(reason)
+	}
+	<-s.done
+}
+
+// Restart stops the seat (if running) and starts it again.
+func (m *Manager) Restart(ctx context.Context, topic, account string) (Event, error) {
+	if s, ok := m.Seat(topic, account); ok {
+		m.stop(s, "restart")
+	}
+	return m.Start(ctx, topic, account)
+}
+
+// StopTopic stops every seat of topic (before the topic is deleted).
+func (m *Manager) StopTopic(topic string) error {
+	var wg sync.WaitGroup
+	for _, s := range m.Seats(topic) {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.stop(s, "topic deleted") }()
+	}
+	wg.Wait()
+	return nil
+}
+
+// Close stops every seat (the app is quitting) and waits for the manager's
+// goroutines.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	all := make([]*Seat, 0, len(m.seats))
+	for _, s := range m.seats {
+		all = append(all, s)
+	}
+	m.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Add(1)
+		go func() { defer wg.Done(); m.stop(s, "pullcept quit") }()
+	}
+	wg.Wait()
+	m.wg.Wait()
+}
+
+// Running reports whether topic has any seat.
+func (m *Manager) Running(topic string) bool { return len(m.Seats(topic)) > 0 }

@@ -1,0 +1,721 @@
+package seat
+
+// A Pane is one command in a real PTY with a terminal emulator fed by its
+// output.
+//
+// Goroutines, all owned by the pane's run goroutine, which waits for every
+// one of them before it closes Done:
+//
+//   - read:   PTY output -> emulator, then a coalesced Dirty signal;
+//   - reply:  the emulator's answers to queries (cursor position, device
+//     attributes...) -> the input queue. The emulator's reply pipe is
+//     unbuffered and its Write blocks holding its lock until the reply is
+//     read, so without this goroutine a DSR query would freeze the pane;
+//   - write:  the input queue -> PTY, one write per entry, in order. The
+//     person's keys, the typist's post and \r and the emulator's replies all
+//     go through it, so nothing interleaves inside the typist's one write and
+//     no caller ever blocks on a child that does not read its input;
+//   - wait:   the child's exit status;
+//   - stop:   Stop's escalation, SIGHUP -> SIGTERM -> SIGKILL.
+//
+// The PTY master is re-opened as a non-blocking file on Go's poller (creack/pty
+// leaves it blocking), so deadlines end a read held open by a grandchild that
+// outlived the child, and a write blocked on a full input buffer.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+	"golang.org/x/sys/unix"
+)
+
+// DefaultGrace is how long Stop waits in all before SIGKILL.
+const DefaultGrace = 3 * time.Second
+
+// drainAfterExit bounds how long output is still read after the child
+// exited, when something else (a grandchild) keeps the terminal open.
+const drainAfterExit = 500 * time.Millisecond
+
+// ErrPaneClosed is returned for input to a pane whose child has exited.
+var ErrPaneClosed = errors.New("pane closed")
+
+// ErrNoCommand is returned by StartPane for an empty Argv.
+var ErrNoCommand = errors.New("no command")
+
+// PaneSpec says what a pane runs.
+type PaneSpec struct {
+	// Argv is the command and its arguments; Argv[0] is looked up in PATH
+	// unless it contains a slash.
+	Argv []string
+	// Env is the child's environment; nil means this process's. TERM and
+	// COLORTERM are always replaced by xterm-256color and truecolor, and
+	// LINES and COLUMNS are removed (the PTY carries the size).
+	Env []string
+	// Dir is the working directory; empty means this process's.
+	Dir string
+	// Cols and Rows are the size; zero means 80x24.
+	Cols, Rows int
+	// Scrollback is the main screen's scrollback in lines; zero means the
+	// emulator's default (10,000). The alternate screen keeps none.
+	Scrollback int
+	// Grace is how long Stop waits in all before SIGKILL (SIGTERM comes at
+	// half of it); zero means DefaultGrace.
+	Grace time.Duration
+}
+
+// ExitStatus is how a pane's child ended.
+type ExitStatus struct {
+	// Code is the exit code, or -1 when a signal ended the child or it
+	// could not be waited for.
+	Code int
+	// Signal is the signal that ended the child, or 0.
+	Signal syscall.Signal
+	// Requested is true when Stop (or the start context) asked for the end
+	// before the child exited.
+	Requested bool
+	// Reason is Stop's reason when Requested.
+	Reason string
+	// Err is set when waiting for the child failed for another reason.
+	Err error
+}
+
+// String is "exit 7", "signal: killed" and so on, with "(stopped: why)"
+// when the stop was asked for.
+func (s ExitStatus) String() string {
+	var b strings.Builder
+	switch {
+	case s.Signal != 0:
+		b.WriteString("signal: " + s.Signal.String())
+	case s.Err != nil:
+		b.WriteString("error: " + s.Err.Error())
+	default:
+		fmt.Fprintf(&b, "exit %d", s.Code)
+	}
+	if s.Requested {
+		b.WriteString(" (stopped")
+		if s.Reason != "" {
+			b.WriteString(": " + s.Reason)
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// InputModes are the input modes the application in a pane has set, for a
+// host that encodes keys, pastes and mouse events into Pane.Write. They
+// follow the application's mode set/reset sequences (a full reset, ESC c,
+// is not seen).
+type InputModes struct {
+	CursorKeys     bool // DECCKM: arrows as ESC O A rather than ESC [ A
+	BracketedPaste bool // wrap pastes in ESC[200~ … ESC[201~
+	Mouse          bool // any mouse tracking (9, 1000, 1002, 1003)
+	MouseSGR       bool // SGR mouse encoding (1006)
+}
+
+const (
+	modeCursorKeys uint32 = 1 << iota
+	modeBracketedPaste
+	modeMouseX10
+	modeMouseNormal
+	modeMouseButton
+	modeMouseAny
+	modeMouseSGR
+)
+
+var modeBits = map[ansi.Mode]uint32{
+	ansi.ModeCursorKeys:       modeCursorKeys,
+	ansi.ModeBracketedPaste:   modeBracketedPaste,
+	ansi.ModeMouseX10:         modeMouseX10,
+	ansi.ModeMouseNormal:      modeMouseNormal,
+	ansi.ModeMouseButtonEvent: modeMouseButton,
+	ansi.ModeMouseAnyEvent:    modeMouseAny,
+	ansi.ModeMouseExtSgr:      modeMouseSGR,
+}
+
+// Pane runs a command in a PTY with a terminal emulator. Its methods are
+// safe for concurrent use.
+type Pane struct {
+	cmd   *exec.Cmd
+	pty   *os.File // non-blocking, on the poller; never call Fd()
+	emu   *vt.SafeEmulator
+	grace time.Duration
+
+	// emuMu orders the reader's Write and Resize (exclusive) against
+	// scrollback reads (shared): vt's Scrollback() is the live buffer.
+	emuMu sync.RWMutex
+	modes atomic.Uint32
+
+	dirty    chan struct{} // buffered 1: coalesced
+	released chan struct{} // buffered 1: unsent input went empty
+
+	inMu     sync.Mutex
+	unsent   Unsent
+	inq      []inWrite
+	inClosed bool
+	inReady  chan struct{} // buffered 1
+	lastIn   atomic.Int64  // unix nanos of the last key written to the PTY
+
+	stopOnce sync.Once
+	stopc    chan struct{} // closed by Stop
+	reasonMu sync.Mutex
+	reason   string
+
+	exited chan struct{} // closed once the child is reaped
+	done   chan struct{} // closed once every goroutine has ended
+	status ExitStatus    // written before done closes
+}
+
+type inWrite struct {
+	b     []byte
+	done  chan error // nil, or buffered 1
+	reply bool       // the emulator's answer, not a key
+}
+
+// StartPane starts spec's command in a new PTY of spec's size, with the
+// child as session leader and the PTY as its controlling terminal. When ctx
+// ends, the pane is stopped as by Stop.
+func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
+	if len(spec.Argv) == 0 {
+		return nil, fmt.Errorf("start pane: %w", ErrNoCommand)
+	}
+	cols, rows := spec.Cols, spec.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 80, 24
+	}
+	grace := spec.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Env = paneEnv(spec.Env)
+	cmd.Dir = spec.Dir
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
+	if err != nil {
+		return nil, fmt.Errorf("start pane %q: %w", spec.Argv[0], err)
+	}
+	ptmx, err := pollable(f)
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return nil, fmt.Errorf("start pane %q: %w", spec.Argv[0], err)
+	}
+
+	p := &Pane{
+		cmd:      cmd,
+		pty:      ptmx,
+		emu:      vt.NewSafeEmulator(cols, rows),
+		grace:    grace,
+		dirty:    make(chan struct{}, 1),
+		released: make(chan struct{}, 1),
+		inReady:  make(chan struct{}, 1),
+		stopc:    make(chan struct{}),
+		exited:   make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	if spec.Scrollback > 0 {
+		p.emu.SetScrollbackSize(spec.Scrollback)
+	}
+	// Set before any goroutine runs; called under the emulator's lock.
+	p.emu.SetCallbacks(vt.Callbacks{
+		EnableMode:  func(m ansi.Mode) { p.setMode(m, true) },
+		DisableMode: func(m ansi.Mode) { p.setMode(m, false) },
+	})
+	go p.run(ctx)
+	return p, nil
+}
+
+// paneEnv is env (or this process's) with the terminal's own variables.
+func paneEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "TERM", "COLORTERM", "LINES", "COLUMNS":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
+}
+
+// pollable re-opens the PTY master as a non-blocking file, which Go puts on
+// its poller (creack/pty's ioctls called Fd(), which makes a file blocking
+// for good). f is closed.
+func pollable(f *os.File) (*os.File, error) {
+	defer f.Close()
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("dup pty: %w", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		_ = unix.Close(fd)
+		return nil, fmt.Errorf("pty non-blocking: %w", err)
+	}
+	return os.NewFile(uintptr(fd), f.Name()), nil
+}
+
+func (p *Pane) setMode(m ansi.Mode, on bool) {
+	bit, ok := modeBits[m]
+	if !ok {
+		return
+	}
+	for {
+		old := p.modes.Load()
+		nw := old &^ bit
+		if on {
+			nw |= bit
+		}
+		if p.modes.CompareAndSwap(old, nw) {
+			return
+		}
+	}
+}
+
+// run owns every goroutine of the pane.
+func (p *Pane) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	readDone := make(chan struct{})
+	wg.Go(func() {
+		defer close(readDone)
+		p.readLoop()
+	})
+	wg.Go(p.replyLoop)
+	wg.Go(p.writeLoop)
+	wg.Go(p.escalate)
+	waited := make(chan error, 1)
+	wg.Go(func() { waited <- p.cmd.Wait() })
+
+	var werr error
+	select {
+	case werr = <-waited:
+	case <-ctx.Done():
+		p.Stop("context ended")
+		werr = <-waited
+	}
+	requested := false
+	select {
+	case <-p.stopc:
+		requested = true
+	default:
+	}
+	p.reasonMu.Lock()
+	st := exitStatus(p.cmd, werr)
+	st.Requested = requested
+	if requested {
+		st.Reason = p.reason
+	}
+	p.reasonMu.Unlock()
+	close(p.exited)
+
+	// What the child wrote is still read; a grandchild holding the terminal
+	// open does not keep the pane alive.
+	timer := time.NewTimer(drainAfterExit)
+	select {
+	case <-readDone:
+	case <-timer.C:
+		_ = p.pty.SetReadDeadline(time.Now())
+		<-readDone
+	}
+	timer.Stop()
+	p.closeInput()
+	_ = p.pty.SetWriteDeadline(time.Now()) // a write blocked on a full buffer
+	_ = p.emu.Close()                      // ends replyLoop
+	wg.Wait()
+	_ = p.pty.Close()
+	p.status = st
+	close(p.done)
+	p.markDirty()
+}
+
+func exitStatus(cmd *exec.Cmd, err error) ExitStatus {
+	ps := cmd.ProcessState
+	if ps == nil {
+		return ExitStatus{Code: -1, Err: err}
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitStatus{Code: -1, Signal: ws.Signal()}
+	}
+	return ExitStatus{Code: ps.ExitCode()}
+}
+
+func (p *Pane) readLoop() {
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := p.pty.Read(buf)
+		if n > 0 {
+			p.emuMu.Lock()
+			_, _ = p.emu.Write(buf[:n])
+			p.emuMu.Unlock()
+			p.markDirty()
+		}
+		if err != nil {
+			// EIO once the child side is closed is end of file, as are
+			// the deadline and a closed file.
+			return
+		}
+	}
+}
+
+func (p *Pane) replyLoop() {
+	buf := make([]byte, 4096)
+	for {
+		n, err := p.emu.Read(buf)
+		if n > 0 {
+			_ = p.enqueue(append([]byte(nil), buf[:n]...), inputReply, nil)
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (p *Pane) writeLoop() {
+	for {
+		w, ok := p.nextInput()
+		if !ok {
+			return
+		}
+		_, err := p.pty.Write(w.b)
+		if !w.reply {
+			p.lastIn.Store(time.Now().UnixNano())
+		}
+		if w.done != nil {
+			w.done <- err
+		}
+	}
+}
+
+func (p *Pane) nextInput() (inWrite, bool) {
+	for {
+		p.inMu.Lock()
+		if p.inClosed {
+			p.inMu.Unlock()
+			return inWrite{}, false
+		}
+		if len(p.inq) > 0 {
+			w := p.inq[0]
+			p.inq[0] = inWrite{}
+			p.inq = p.inq[1:]
+			p.inMu.Unlock()
+			return w, true
+		}
+		p.inMu.Unlock()
+		<-p.inReady
+	}
+}
+
+func (p *Pane) closeInput() {
+	p.inMu.Lock()
+	p.inClosed = true
+	for _, w := range p.inq {
+		if w.done != nil {
+			w.done <- ErrPaneClosed
+		}
+	}
+	p.inq = nil
+	p.inMu.Unlock()
+	notifyChan(p.inReady)
+}
+
+type inputKind int
+
+const (
+	inputPerson inputKind = iota // the person's keys: read by the tracker
+	inputRoom                    // the typist's post
+	inputSubmit                  // the typist's \r: the input is empty after it
+	inputReply                   // the emulator's answer to a query
+)
+
+// enqueue puts b on the input queue. The tracker reads the person's keys
+// here, in queue order, so a key typed after the typist's \r was queued is
+// not cleared by it.
+func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
+	p.inMu.Lock()
+	if p.inClosed {
+		p.inMu.Unlock()
+		return ErrPaneClosed
+	}
+	was := p.unsent.Pending()
+	switch kind {
+	case inputPerson:
+		p.unsent.Feed(b)
+	case inputSubmit:
+		p.unsent.Clear()
+	}
+	if was && !p.unsent.Pending() {
+		notifyChan(p.released)
+	}
+	p.inq = append(p.inq, inWrite{b: b, done: done, reply: kind == inputReply})
+	p.inMu.Unlock()
+	notifyChan(p.inReady)
+	return nil
+}
+
+func notifyChan(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+func (p *Pane) markDirty() { notifyChan(p.dirty) }
+
+// Write queues the person's keys for the child's input and never blocks on
+// the child. The unsent-key tracker reads them (see Unsent). It returns
+// ErrPaneClosed once the child has exited.
+func (p *Pane) Write(b []byte) (int, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	if err := p.enqueue(append([]byte(nil), b...), inputPerson, nil); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// TypeRoom writes b to the child's input as one write, unseen by the
+// unsent-key tracker, and returns once it is written (or ctx ends, or the
+// pane closes). The typist's path.
+func (p *Pane) TypeRoom(ctx context.Context, b []byte) error {
+	return p.writeWait(ctx, append([]byte(nil), b...), inputRoom)
+}
+
+// SubmitRoom writes the typist's send key \r as its own write and returns
+// once it is written. It sends whatever the person typed meanwhile too, so
+// the unsent input reads empty after it.
+func (p *Pane) SubmitRoom(ctx context.Context) error {
+	return p.writeWait(ctx, []byte{'\r'}, inputSubmit)
+}
+
+func (p *Pane) writeWait(ctx context.Context, b []byte, kind inputKind) error {
+	done := make(chan error, 1)
+	if err := p.enqueue(b, kind, done); err != nil {
+		return err
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("pane input: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Pending reports whether the person has typed input not yet sent.
+func (p *Pane) Pending() bool {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.unsent.Pending()
+}
+
+// InputReleased is signalled (coalesced) when the person's unsent input
+// goes empty: sent or cleared.
+func (p *Pane) InputReleased() <-chan struct{} { return p.released }
+
+// LastInput is when the last keys written to the child's input (the
+// person's or the typist's, not the emulator's replies) were written; zero
+// if none yet.
+func (p *Pane) LastInput() time.Time {
+	if n := p.lastIn.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+// Resize sets the emulator's and the PTY's size; the child gets SIGWINCH.
+func (p *Pane) Resize(cols, rows int) error {
+	if cols <= 0 || rows <= 0 || cols > 0xffff || rows > 0xffff {
+		return fmt.Errorf("resize pane to %dx%d: bad size", cols, rows)
+	}
+	p.emuMu.Lock()
+	p.emu.Resize(cols, rows)
+	p.emuMu.Unlock()
+	p.markDirty()
+	sc, err := p.pty.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("resize pane: %w", ErrPaneClosed)
+	}
+	var ierr error
+	if err := sc.Control(func(fd uintptr) {
+		ierr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Row: uint16(rows), Col: uint16(cols)})
+	}); err != nil {
+		return fmt.Errorf("resize pane: %w", ErrPaneClosed)
+	}
+	if ierr != nil {
+		return fmt.Errorf("resize pty: %w", ierr)
+	}
+	return nil
+}
+
+// Size is the pane's size in cells.
+func (p *Pane) Size() (cols, rows int) { return p.emu.Width(), p.emu.Height() }
+
+// Render is the screen: exactly Rows lines of Cols cells, joined by \n,
+// with SGR styles.
+func (p *Pane) Render() string { return p.emu.Render() }
+
+// Cursor is the cursor's cell (0-based) and whether it is shown.
+func (p *Pane) Cursor() (x, y int, visible bool) {
+	pos := p.emu.CursorPosition()
+	return pos.X, pos.Y, !p.emu.CursorHidden()
+}
+
+// AltScreen reports whether the application is on the alternate screen.
+func (p *Pane) AltScreen() bool { return p.emu.IsAltScreen() }
+
+// Modes are the input modes the application has set.
+func (p *Pane) Modes() InputModes {
+	m := p.modes.Load()
+	return InputModes{
+		CursorKeys:     m&modeCursorKeys != 0,
+		BracketedPaste: m&modeBracketedPaste != 0,
+		Mouse:          m&(modeMouseX10|modeMouseNormal|modeMouseButton|modeMouseAny) != 0,
+		MouseSGR:       m&modeMouseSGR != 0,
+	}
+}
+
+// ScrollbackLen is the number of lines in the main screen's scrollback.
+func (p *Pane) ScrollbackLen() int {
+	p.emuMu.RLock()
+	defer p.emuMu.RUnlock()
+	return p.emu.ScrollbackLen()
+}
+
+// ScrollbackLine is scrollback line i (0 is the oldest) with SGR styles,
+// trailing blanks trimmed; "" when i is out of range.
+func (p *Pane) ScrollbackLine(i int) string {
+	p.emuMu.RLock()
+	line := p.emu.Scrollback().Line(i)
+	p.emuMu.RUnlock()
+	return line.Render() // a pushed line is never modified
+}
+
+// RenderScrolled is Render with the view moved offset lines back into the
+// scrollback: the last offset scrollback lines (padded to the width, like
+// the screen's), then the top of the screen.
+// Offset is clamped to the scrollback; on the alternate screen (which keeps
+// none) it is Render.
+func (p *Pane) RenderScrolled(offset int) string {
+	p.emuMu.RLock()
+	defer p.emuMu.RUnlock()
+	screen := p.emu.Render()
+	if offset <= 0 || p.emu.IsAltScreen() {
+		return screen
+	}
+	sb := p.emu.Scrollback()
+	n := sb.Len()
+	offset = min(offset, n)
+	cols, rows := p.emu.Width(), p.emu.Height()
+	lines := make([]string, 0, rows)
+	for i := n - offset; i < n && len(lines) < rows; i++ {
+		l := sb.Line(i).Render()
+		if w := ansi.StringWidth(l); w < cols {
+			l += strings.Repeat(" ", cols-w) // as wide as the screen's lines
+		}
+		lines = append(lines, l)
+	}
+	for _, l := range strings.SplitN(screen, "\n", rows) {
+		if len(lines) == rows {
+			break
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Dirty is signalled when the screen may have changed: buffered 1 and
+// coalesced, never one per read. A host redraws at its own frame rate.
+func (p *Pane) Dirty() <-chan struct{} { return p.dirty }
+
+// Pid is the child's process id.
+func (p *Pane) Pid() int { return p.cmd.Process.Pid }
+
+// Stop ends the child: SIGHUP now, SIGTERM at half the grace period,
+// SIGKILL at its end, each to the child's process group and the terminal's
+// foreground group. It returns at once; wait on Done. After the child has
+// exited it does nothing.
+func (p *Pane) Stop(reason string) {
+	p.stopOnce.Do(func() {
+		select {
+		case <-p.exited:
+			return
+		default:
+		}
+		p.reasonMu.Lock()
+		p.reason = reason
+		p.reasonMu.Unlock()
+		close(p.stopc)
+	})
+}
+
+func (p *Pane) escalate() {
+	select {
+	case <-p.stopc:
+	case <-p.exited:
+		return
+	}
+	steps := []struct {
+		sig   syscall.Signal
+		after time.Duration
+	}{{unix.SIGHUP, 0}, {unix.SIGTERM, p.grace / 2}, {unix.SIGKILL, p.grace - p.grace/2}}
+	for _, s := range steps {
+		if s.after > 0 {
+			t := time.NewTimer(s.after)
+			select {
+			case <-p.exited:
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		select {
+		case <-p.exited:
+			return
+		default:
+		}
+		p.sendSignal(s.sig)
+	}
+}
+
+func (p *Pane) sendSignal(sig syscall.Signal) {
+	pid := p.cmd.Process.Pid
+	_ = unix.Kill(-pid, sig) // the child leads its session and group
+	_ = unix.Kill(pid, sig)
+	if sc, err := p.pty.SyscallConn(); err == nil {
+		fg := 0
+		_ = sc.Control(func(fd uintptr) { fg, _ = unix.IoctlGetInt(int(fd), unix.TIOCGPGRP) })
+		if fg > 0 && fg != pid {
+			_ = unix.Kill(-fg, sig)
+		}
+	}
+}
+
+// Done is closed once the child has exited and every goroutine of the pane
+// has ended.
+func (p *Pane) Done() <-chan struct{} { return p.done }
+
+// ExitStatus is how the child ended; ok is false until Done is closed.
+func (p *Pane) ExitStatus() (st ExitStatus, ok bool) {
+	select {
+	case <-p.done:
+		return p.status, true
+	default:
+		return ExitStatus{}, false
+	}
+}
