@@ -154,14 +154,18 @@ func (s *seats) Handle(ctx context.Context, c control.Command) (any, error) {
 		return out, nil
 	case "screen", "keys":
 		st, ok := s.mgr.Seat(c.Topic, c.Account)
-		if !ok || st.Pane == nil {
+		var p *seat.Pane
+		if ok {
+			p = st.Terminal()
+		}
+		if p == nil {
 			return nil, fmt.Errorf("%s has no running seat in topic %s", c.Account, c.Topic)
 		}
 		if c.Cmd == "keys" {
-			_, err := st.Pane.Write([]byte(c.Keys))
+			_, err := p.Write([]byte(c.Keys))
 			return map[string]bool{"written": true}, err
 		}
-		return map[string]any{"screen": ansi.Strip(st.Pane.Render()), "alt": st.Pane.AltScreen()}, nil
+		return map[string]any{"screen": ansi.Strip(p.Render()), "alt": p.AltScreen()}, nil
 	}
 	return nil, errors.New("unknown seat command")
 }
@@ -187,8 +191,8 @@ func (t tuiSeats) Seats(topic string) []tui.SeatInfo {
 	var out []tui.SeatInfo
 	for _, st := range t.s.mgr.Seats(topic) {
 		info := tui.SeatInfo{Account: st.Account.ID, Name: st.Account.CallName(), Kind: string(st.Account.Kind), State: st.State()}
-		if st.Pane != nil {
-			info.Pane = tuiPane{st.Pane}
+		if p := st.Terminal(); p != nil {
+			info.Pane = tuiPane{p}
 		}
 		out = append(out, info)
 	}

@@ -49,12 +49,21 @@ type serve struct {
 	raw   []string
 	grew  chan struct{} // closed and replaced on every new line
 	Ready map[string]any
+	// stop closes stdin and waits for the process to end (once).
+	stop func()
 }
 
 func startServe(t *testing.T, home string) *serve {
 	t.Helper()
+	return startServeEnv(t, home, os.Environ())
+}
+
+// startServeEnv runs serve with env (plus PULLCEPT_HOME and PULLCEPT_NAME);
+// its seats inherit env.
+func startServeEnv(t *testing.T, home string, env []string) *serve {
+	t.Helper()
 	cmd := exec.Command(pullceptBin, "serve")
-	cmd.Env = append(os.Environ(), "PULLCEPT_HOME="+home, "PULLCEPT_NAME=Master")
+	cmd.Env = append(append([]string(nil), env...), "PULLCEPT_HOME="+home, "PULLCEPT_NAME=Master")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +97,7 @@ func startServe(t *testing.T, home string) *serve {
 			s.mu.Unlock()
 		}
 	}()
-	t.Cleanup(func() {
+	s.stop = func() {
 		in.Close()
 		waited := make(chan error, 1)
 		go func() { <-done; waited <- cmd.Wait() }()
@@ -105,8 +114,15 @@ func startServe(t *testing.T, home string) *serve {
 			s.mu.Lock()
 			t.Logf("serve output:\n%s\nstderr:\n%s", strings.Join(s.raw, "\n"), stderr.String())
 			s.mu.Unlock()
+			if log, err := os.ReadFile(filepath.Join(home, "state", "pullcept.log")); err == nil {
+				t.Logf("pullcept.log:\n%s", log)
+			}
 		}
-	})
+	}
+	var once sync.Once
+	stop := s.stop
+	s.stop = func() { once.Do(stop) }
+	t.Cleanup(s.stop)
 	s.Ready = s.wait(func(m map[string]any) bool { return m["event"] == "ready" })
 	return s
 }

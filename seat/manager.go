@@ -100,6 +100,9 @@ type Seat struct {
 	cancelID  context.CancelFunc
 }
 
+// Terminal is the seat's pane (nil while starting).
+func (s *Seat) Terminal() *Pane { s.mu.Lock(); defer s.mu.Unlock(); return s.Pane }
+
 // State is starting, running or exited.
 func (s *Seat) State() string { s.mu.Lock(); defer s.mu.Unlock(); return s.state }
 
@@ -257,7 +260,9 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		l.RemoveRegistration()
 		return fail(err)
 	}
+	s.mu.Lock()
 	s.Launch, s.Pane = l, pane
+	s.mu.Unlock()
 	if err := RecordStart(m.o.Store, l); err != nil {
 		m.o.Log.Error("record session", "err", err)
 	}
@@ -318,16 +323,17 @@ func (m *Manager) takenID(topic, account string) func(string) bool {
 // watch forwards pane output as "changed" and cleans up when it ends.
 func (m *Manager) watch(s *Seat, key seatKey) {
 	defer m.wg.Done()
+	pane := s.Terminal()
 	for {
 		select {
-		case <-s.Pane.Dirty():
+		case <-pane.Dirty():
 			m.signal()
 			continue
-		case <-s.Pane.Done():
+		case <-pane.Done():
 		}
 		break
 	}
-	status, _ := s.Pane.ExitStatus()
+	status, _ := s.Terminal().ExitStatus()
 	s.cancelID()
 	if m.o.Typist != nil {
 		m.o.Typist.Detach(s.Topic, s.Account.ID)

@@ -220,6 +220,18 @@ func (m *model) listed(topic string) bool {
 	return false
 }
 
+// unnamed reports whether topic is not in the list, or is listed without a
+// name: a post may just have put it in the index or named it (a seat start
+// lists a topic before its first post names it), so the list is reloaded.
+func (m *model) unnamed(topic string) bool {
+	for _, t := range m.topics {
+		if t.ID == topic {
+			return t.Name == ""
+		}
+	}
+	return true
+}
+
 func (m *model) topicName(id string) string {
 	for _, t := range m.topics {
 		if t.ID == id && t.Name != "" {
@@ -380,7 +392,7 @@ func (m *model) event(ev room.Event) tea.Cmd {
 	switch ev.Kind {
 	case room.EventPost:
 		var cmd tea.Cmd
-		if !m.listed(ev.Topic) {
+		if m.unnamed(ev.Topic) {
 			cmd = m.loadTopics()
 		}
 		if rs := m.rooms[ev.Topic]; rs != nil {
@@ -442,7 +454,7 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 		if rs != nil {
 			rs.addLive(msg.out.Post, wire.RoleAdmin)
 		}
-		if !m.listed(msg.topic) {
+		if m.unnamed(msg.topic) {
 			return m.loadTopics()
 		}
 	}

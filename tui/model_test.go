@@ -505,3 +505,34 @@ func TestEverySizeDraws(t *testing.T) {
 		}
 	}
 }
+
+// A seat start lists a topic before anything is said in it (untitled); its
+// first post names it, and the list and the room's title follow.
+func TestFirstPostNamesATopicListedBySeatStart(t *testing.T) {
+	for _, who := range []string{"person", "other"} {
+		t.Run(who, func(t *testing.T) {
+			hs := newHarness(t, nil, 100, 30)
+			topic := hs.m.topic
+			if err := hs.store.SetSession(topic, "cl", "s1"); err != nil { // as a seat start does
+				t.Fatal(err)
+			}
+			hs.run(hs.m.loadTopics())
+			if !hs.m.listed(topic) || hs.m.topicName(topic) != "(untitled)" {
+				t.Fatalf("listed=%v name=%q before the first post", hs.m.listed(topic), hs.m.topicName(topic))
+			}
+			if who == "person" {
+				hs.typeText("first words")
+				hs.key(tea.KeyEnter, 0)
+			} else if _, err := hs.eng.Notify(topic, "hook", "Hook", nil, "first words"); err != nil {
+				t.Fatal(err)
+			}
+			hs.pump()
+			if got := hs.m.topicName(topic); got != "first words" {
+				t.Errorf("topic name after the first post = %q\n%s", got, hs.screen())
+			}
+			if !strings.Contains(hs.screen(), "Room · first words") {
+				t.Errorf("room title not updated:\n%s", hs.screen())
+			}
+		})
+	}
+}

@@ -4,10 +4,12 @@
 // hex with a timestamp, one line per read, to the file named by
 // SCRIPTCLI_RECORD (appended):
 //
+//	<unix nanos> pid <process id> args <Go-quoted arguments>
 //	<unix nanos> ready
 //	<unix nanos> in <hex of the bytes of one read>
 //	<unix nanos> winch <rows> <cols>
 //	<unix nanos> said <Go-quoted tool answer, or error>
+//	<unix nanos> mcp <connected, or Go-quoted error> (SCRIPTCLI_MCP_AT_START)
 //
 // It echoes printable input; a read that is exactly \r submits the input
 // (Ctrl+U clears it, Backspace deletes a rune). When PULLCEPT_MCP_CONFIG
@@ -15,6 +17,11 @@
 // "env"}}}) and a submitted input starts with "[pullcept] {tag JSON}\n", it
 // starts the first server over stdio (once) and calls say_to_room with
 // content "ack: <body>" and last_seen = the tag's message_id.
+//
+// SCRIPTCLI_MCP_AT_START=1 makes it start that MCP server at once, as a
+// real CLI starts its MCP servers at launch (the room then seats the
+// sidecar before any post arrives); without it the server starts at the
+// first tagged input.
 //
 // SCRIPTCLI_DSR=1 makes it ask for the cursor position (ESC[6n) at start.
 //
@@ -105,6 +112,7 @@ func run() error {
 		}
 	}()
 
+	rec.log("pid %d args %q", os.Getpid(), os.Args[1:])
 	if os.Getenv("SCRIPTCLI_DSR") == "1" {
 		os.Stdout.WriteString("\x1b[6n")
 	}
@@ -113,6 +121,9 @@ func run() error {
 
 	sp := &speaker{config: os.Getenv("PULLCEPT_MCP_CONFIG"), rec: rec}
 	defer sp.close()
+	if sp.config != "" && os.Getenv("SCRIPTCLI_MCP_AT_START") == "1" {
+		go sp.connectAtStart()
+	}
 	var input []byte
 	buf := make([]byte, 64*1024)
 	for {
@@ -161,7 +172,27 @@ func printable(b []byte) []byte {
 type speaker struct {
 	config string
 	rec    *recorder
+	mu     sync.Mutex // guards c
 	c      *client.Client
+}
+
+// connectAtStart starts the MCP server before any input, as a real CLI
+// does at launch.
+func (s *speaker) connectAtStart() {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil {
+		return
+	}
+	c, err := s.connect(ctx)
+	if err != nil {
+		s.rec.log("mcp %q", err.Error())
+		return
+	}
+	s.c = c
+	s.rec.log("mcp connected")
 }
 
 func (s *speaker) submit(input string) {
@@ -187,6 +218,8 @@ func (s *speaker) submit(input string) {
 }
 
 func (s *speaker) say(ctx context.Context, content, lastSeen string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.c == nil {
 		c, err := s.connect(ctx)
 		if err != nil {
@@ -253,6 +286,8 @@ func (s *speaker) connect(ctx context.Context) (*client.Client, error) {
 }
 
 func (s *speaker) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.c != nil {
 		s.c.Close()
 	}

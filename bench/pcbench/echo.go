@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+)
+
+// echoSamples is how many keys are timed on each side (after echoWarm).
+const (
+	echoSamples = 300
+	echoWarm    = 10
+)
+
+// echoKeys are the keys typed: capital letters the screens' other text
+// hardly uses, so a redraw of something else is not taken for the echo.
+const echoKeys = "QXZJVKWY"
+
+// benchEcho: the time from a key written to the outer terminal to its echo
+// (by the pane's line discipline; cat is reading) appearing in what the
+// program writes back to that terminal. Pullcept's UI in a 160x40 terminal
+// with a seat running cat, started and focused by keys; vs a tmux client
+// attached in the same kind of terminal to a session whose pane runs cat.
+// One key at a time, each after the screen went quiet and a random pause of
+// 0–50 ms; ^U clears the line every 40 keys.
+func benchEcho() error {
+	home, err := tempHome("echo", cliAccounts("cat", "cat"))
+	if err != nil {
+		return err
+	}
+	t, err := pullceptTUI(home, tuiCols, tuiRows)
+	if err != nil {
+		return err
+	}
+	if err := t.startSeatsByKeys(1); err != nil {
+		return err
+	}
+	if err := t.focusFirstPane(); err != nil {
+		return err
+	}
+	pc, err := echoLatencies(t)
+	if err != nil {
+		return fmt.Errorf("pullcept: %w", err)
+	}
+	// The same keys into the input line: the UI's own part of the echo,
+	// without the pane.
+	t.emulate.Store(true)
+	if err := t.Keys("\x02i"); err != nil {
+		return err
+	}
+	in, err := echoLatencies(t)
+	t.Close()
+	if err != nil {
+		return fmt.Errorf("pullcept input line: %w", err)
+	}
+
+	tm, err := newTmux()
+	if err != nil {
+		return err
+	}
+	if _, err := tm.Run("new-session", "-d", "-s", "echo", "-x", fmt.Sprint(tuiCols), "-y", fmt.Sprint(tuiRows-1), "cat"); err != nil {
+		return err
+	}
+	tc, err := startTerm(tuiCols, tuiRows, append(tmuxEnv(), "TERM=xterm-256color"), tm.argv("attach-session", "-t", "echo")...)
+	if err != nil {
+		return err
+	}
+	if err := tc.WaitScreen("the tmux client's status line", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "[echo]")
+	}); err != nil {
+		return err
+	}
+	ref, err := echoLatencies(tc)
+	if err != nil {
+		return fmt.Errorf("tmux: %w", err)
+	}
+	p50, p99 := percentile(pc, 50), percentile(pc, 99)
+	r50, r99 := percentile(ref, 50), percentile(ref, 99)
+	fmt.Printf("  pullcept TUI: min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(pc[0]), fmtDur(p50), fmtDur(percentile(pc, 90)), fmtDur(p99), fmtDur(pc[len(pc)-1]))
+	fmt.Printf("  pullcept TUI, keys into its own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
+	fmt.Printf("  tmux client:  min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(ref[0]), fmtDur(r50), fmtDur(percentile(ref, 90)), fmtDur(r99), fmtDur(ref[len(ref)-1]))
+	record("echo", fmt.Sprintf("key → echo drawn, p50 (%d keys)", len(pc)), fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
+	record("echo", "key → echo drawn, p99", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
+	i50 := percentile(in, 50)
+	record("echo", "key → drawn in pullcept's input line, p50", fmtDur(i50), fmtDur(r50)+" (pane echo)", ratio(i50.Seconds(), r50.Seconds()))
+	return nil
+}
+
+// echoLatencies types echoSamples keys into t's focused cat and returns the
+// sorted times to their echo.
+func echoLatencies(t *term) ([]time.Duration, error) {
+	if err := t.WaitQuiet(time.Now(), 300*time.Millisecond, 10*time.Second); err != nil {
+		return nil, err
+	}
+	t.emulate.Store(false)
+	jitter := rand.New(rand.NewPCG(6, 6))
+	var lat []time.Duration
+	for i := range echoSamples + echoWarm {
+		if i%40 == 39 {
+			typed := time.Now()
+			if err := t.Type("\x15"); err != nil { // ^U: kill the line
+				return nil, err
+			}
+			if err := t.WaitQuiet(typed, 100*time.Millisecond, 5*time.Second); err != nil {
+				return nil, err
+			}
+		}
+		key := string(echoKeys[i%len(echoKeys)])
+		pos := t.Pos()
+		t0 := time.Now()
+		if err := t.Type(key); err != nil {
+			return nil, err
+		}
+		seen, err := t.WaitText(key, pos, 5*time.Second)
+		if err != nil {
+			return nil, fmt.Errorf("key %d: %w", i, err)
+		}
+		if i >= echoWarm {
+			lat = append(lat, seen.Sub(t0))
+		}
+		// Quiet, then a random pause: keys must not fall into step with a
+		// renderer that draws on a fixed frame clock.
+		if err := t.WaitQuiet(seen, 40*time.Millisecond, 5*time.Second); err != nil {
+			return nil, err
+		}
+		time.Sleep(time.Duration(jitter.IntN(50_000)) * time.Microsecond)
+	}
+	slices.Sort(lat)
+	return lat, nil
+}

@@ -1,0 +1,331 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+)
+
+// term is the outer terminal of a program under test: a PTY this process
+// holds. Everything the program writes is read at once; its text (escape
+// sequences and control characters stripped) is kept for waiting on, and
+// while emulate is on it also goes through a terminal emulator, which
+// answers the program's queries like a real terminal and gives a screen to
+// check set-up steps against. The timed phases turn the emulator off so the
+// reader costs next to nothing.
+type term struct {
+	cmd  *exec.Cmd
+	f    *os.File
+	emu  *vt.SafeEmulator
+	Cols int
+	Rows int
+
+	emulate atomic.Bool
+	Bytes   atomic.Int64 // everything read, escape sequences included
+
+	mu       sync.Mutex
+	text     []byte // stripped text from base on
+	base     int64
+	strip    stripper
+	lastData time.Time
+	changed  chan struct{} // closed and replaced on every read
+	closed   bool
+	done     chan struct{}
+}
+
+// startTerm runs argv in a new PTY of cols x rows with env.
+func startTerm(cols, rows int, env []string, argv ...string) (*term, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if err != nil {
+		return nil, err
+	}
+	t := &term{cmd: cmd, f: f, emu: vt.NewSafeEmulator(cols, rows), Cols: cols, Rows: rows,
+		changed: make(chan struct{}), done: make(chan struct{}), lastData: time.Now()}
+	t.emulate.Store(true)
+	go t.readLoop()
+	go t.replyLoop()
+	atCleanup(t.Close)
+	return t, nil
+}
+
+func (t *term) readLoop() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := t.f.Read(buf)
+		if n > 0 {
+			if t.emulate.Load() {
+				_, _ = t.emu.Write(buf[:n])
+			}
+			t.Bytes.Add(int64(n))
+			t.mu.Lock()
+			t.text = t.strip.feed(t.text, buf[:n])
+			if len(t.text) > 1<<20 {
+				keep := 64 << 10
+				t.base += int64(len(t.text) - keep)
+				t.text = append(t.text[:0], t.text[len(t.text)-keep:]...)
+			}
+			t.lastData = time.Now()
+			close(t.changed)
+			t.changed = make(chan struct{})
+			t.mu.Unlock()
+		}
+		if err != nil {
+			t.mu.Lock()
+			t.closed = true
+			close(t.changed)
+			t.changed = make(chan struct{})
+			t.mu.Unlock()
+			close(t.done)
+			return
+		}
+	}
+}
+
+// replyLoop sends the emulator's answers (cursor position, device
+// attributes…) back to the program, as a terminal does.
+func (t *term) replyLoop() {
+	buf := make([]byte, 4096)
+	for {
+		n, err := t.emu.Read(buf)
+		if n > 0 {
+			_, _ = t.f.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Pid is the program's process id.
+func (t *term) Pid() int { return t.cmd.Process.Pid }
+
+// Pos is the end of the text read so far.
+func (t *term) Pos() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.base + int64(len(t.text))
+}
+
+// Type writes keys to the program, as typed on the keyboard.
+func (t *term) Type(keys string) error {
+	_, err := t.f.Write([]byte(keys))
+	return err
+}
+
+// WaitText waits until the text read after from holds needle, and returns
+// when it was seen.
+func (t *term) WaitText(needle string, from int64, timeout time.Duration) (time.Time, error) {
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		t.mu.Lock()
+		start := max(from-t.base, 0)
+		found := bytes.Contains(t.text[start:], []byte(needle))
+		ch, closed := t.changed, t.closed
+		t.mu.Unlock()
+		if found {
+			return time.Now(), nil
+		}
+		if closed {
+			return time.Time{}, fmt.Errorf("terminal closed before %q was drawn", needle)
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return time.Time{}, fmt.Errorf("%q not drawn after %s", needle, timeout)
+		}
+	}
+}
+
+// WaitQuiet waits until nothing has been written for quiet, counting from
+// since at the earliest (when keys were typed: their answer may not have
+// started yet).
+func (t *term) WaitQuiet(since time.Time, quiet, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		t.mu.Lock()
+		last := t.lastData
+		t.mu.Unlock()
+		if since.After(last) {
+			last = since
+		}
+		idle := time.Since(last)
+		if idle >= quiet {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("terminal output did not stop for %s within %s", quiet, timeout)
+		}
+		time.Sleep(quiet - idle)
+	}
+}
+
+// Screen is the emulator's screen as plain text.
+func (t *term) Screen() string { return t.emu.String() }
+
+// WaitScreen waits until the emulated screen satisfies ok.
+func (t *term) WaitScreen(what string, timeout time.Duration, ok func(screen string) bool) error {
+	err := waitUntil(what, timeout, 20*time.Millisecond, func() (bool, error) {
+		return ok(t.Screen()), nil
+	})
+	if err != nil {
+		return fmt.Errorf("%w; screen:\n%s", err, t.Screen())
+	}
+	return nil
+}
+
+// CursorRow is the emulated cursor's row.
+func (t *term) CursorRow() int { return t.emu.CursorPosition().Y }
+
+// Close ends the program (SIGTERM, then SIGKILL after 10 s) and the PTY.
+func (t *term) Close() {
+	if t.cmd.ProcessState == nil {
+		_ = t.cmd.Process.Signal(syscall.SIGTERM)
+		exited := make(chan struct{})
+		go func() { _ = t.cmd.Wait(); close(exited) }()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = t.cmd.Process.Kill()
+			<-exited
+		}
+	}
+	_ = t.f.Close()
+	_ = t.emu.Close()
+}
+
+// stripper drops escape sequences and control characters from a byte
+// stream, keeping the printed text (UTF-8 passes through), across reads.
+type stripper struct{ st int }
+
+const (
+	sGround = iota
+	sEsc
+	sEscInter
+	sCSI
+	sStr
+	sStrEsc
+)
+
+func (s *stripper) feed(dst, src []byte) []byte {
+	for _, c := range src {
+		switch s.st {
+		case sGround:
+			switch {
+			case c == 0x1b:
+				s.st = sEsc
+			case c >= 0x20 && c != 0x7f:
+				dst = append(dst, c)
+			}
+		case sEsc:
+			switch {
+			case c == '[':
+				s.st = sCSI
+			case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+				s.st = sStr
+			case c >= 0x20 && c <= 0x2f:
+				s.st = sEscInter
+			default:
+				s.st = sGround
+			}
+		case sEscInter:
+			if c >= 0x30 && c <= 0x7e {
+				s.st = sGround
+			}
+		case sCSI:
+			if c >= 0x40 && c <= 0x7e {
+				s.st = sGround
+			}
+		case sStr:
+			switch c {
+			case 0x07:
+				s.st = sGround
+			case 0x1b:
+				s.st = sStrEsc
+			}
+		case sStrEsc:
+			if c == '\\' {
+				s.st = sGround
+			} else {
+				s.st = sStr
+			}
+		}
+	}
+	return dst
+}
+
+// pullceptTUI starts `pullcept` (the terminal UI) in a terminal of cols x
+// rows with PULLCEPT_HOME=home and waits for its input line.
+func pullceptTUI(home string, cols, rows int) (*term, error) {
+	env := append(os.Environ(), "PULLCEPT_HOME="+home, "TERM=xterm-256color", "COLORTERM=truecolor")
+	t, err := startTerm(cols, rows, env, opts.bin)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.WaitScreen("the TUI's input line", 15*time.Second, func(s string) bool {
+		return strings.Contains(s, "say something")
+	}); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Keys types keys and waits until the screen has settled.
+func (t *term) Keys(keys ...string) error {
+	for _, k := range keys {
+		typed := time.Now()
+		if err := t.Type(k); err != nil {
+			return err
+		}
+		if err := t.WaitQuiet(typed, 150*time.Millisecond, 5*time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// startSeatsByKeys starts the first n accounts' seats through the
+// participants panel (prefix a, then j s per account) and waits until the
+// panel says each is running.
+func (t *term) startSeatsByKeys(n int) error {
+	if err := t.Keys("\x02a"); err != nil {
+		return err
+	}
+	for range n {
+		if err := t.Keys("j", "s"); err != nil {
+			return err
+		}
+	}
+	return t.WaitScreen(fmt.Sprintf("%d seats running", n), 20*time.Second, func(s string) bool {
+		// "running" in the participants panel; the pane titles say "cli · running".
+		return strings.Count(s, "running")-strings.Count(s, "cli · running") >= n
+	})
+}
+
+// focusFirstPane moves the focus to the first terminal pane (prefix i, then
+// prefix o twice: input, room, pane) and checks that the cursor left the
+// input line.
+func (t *term) focusFirstPane() error {
+	if err := t.Keys("\x02i", "\x02o", "\x02o"); err != nil {
+		return err
+	}
+	err := waitUntil("the cursor in the pane", 3*time.Second, 20*time.Millisecond, func() (bool, error) {
+		return t.CursorRow() < t.Rows-2, nil
+	})
+	if err != nil {
+		return errors.New("the cursor is still in the input line after focusing the pane; screen:\n" + t.Screen())
+	}
+	return nil
+}
