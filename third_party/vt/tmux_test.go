@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,6 +103,11 @@ func compareWithTmux(t *testing.T, w, h int, data []byte, chunk int) {
 	t.Helper()
 	want, wantCur := tmuxScreen(t, w, h, data)
 	e := newTestTerminal(t, w, h)
+	// Applications query the terminal (vim asks for the cursor position
+	// and the version): drain the replies as a pane does, or Write blocks.
+	drained := make(chan struct{})
+	go func() { defer close(drained); _, _ = io.Copy(io.Discard, e) }()
+	defer func() { e.Close(); <-drained }()
 	for p := data; len(p) > 0; {
 		n := min(chunk, len(p))
 		_, _ = e.Write(p[:n])
@@ -167,6 +173,18 @@ func TestTmuxLessRecording(t *testing.T) {
 	// A real `less -R` session on Japanese text with colours at 80x24,
 	// recorded from a tmux pane with pipe-pane (see README.md).
 	data, err := os.ReadFile(filepath.Join("testdata", "less-ja.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithTmux(t, 80, 24, data, 4096)
+}
+
+func TestTmuxVimRecording(t *testing.T) {
+	t.Parallel()
+	// A real `vim -u NONE` session on Japanese text at 80x24 (moving,
+	// paging, searching, inserting Japanese, a split window), recorded from
+	// a tmux pane with pipe-pane by testdata/record-vim.sh.
+	data, err := os.ReadFile(filepath.Join("testdata", "vim-ja.bin"))
 	if err != nil {
 		t.Fatal(err)
 	}
