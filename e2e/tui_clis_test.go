@@ -1,0 +1,290 @@
+package e2e
+
+// The real Claude Code CLI as a seat of the terminal UI: the real pullcept
+// binary in tmux on a private socket, the account started from the
+// participants panel, addressed from the input line, answering through the
+// sidecar against the scripted model endpoint (e2e/fakemodel), and ended by
+// quitting the app. Scenario of the issue "End to end with the real Claude
+// Code and Codex CLIs": at least one real-CLI scenario through the TUI.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pullcept/e2e/clihome"
+	"pullcept/e2e/fakemodel"
+	"pullcept/room/wire"
+)
+
+// cliWait bounds the waits that include a real CLI's work (start, turn,
+// exit); the runs take seconds, the bound is for a loaded machine.
+const cliWait = 30 * time.Second
+
+// waitForWithin is tuiRun.waitFor with its own bound.
+func (r *tuiRun) waitForWithin(d time.Duration, what string, ok func(scr string) bool) string {
+	r.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		scr := r.screen()
+		if ok(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(25 * time.Millisecond) // polling the screen; no event says "drawn"
+	}
+}
+
+// processesWithArg lists the processes that have arg as one of their
+// arguments (Linux /proc).
+func processesWithArg(arg string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if slices.Contains(strings.Split(string(cmd), "\x00"), arg) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// alive keeps the pids that are still processes (zombies included: a seat
+// not reaped is not gone).
+func alive(pids []int) []int {
+	var out []int
+	for _, p := range pids {
+		if processAlive(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// describeRequests is the model's requests, for a failure's report.
+func describeRequests(reqs []fakemodel.Request) string {
+	var b strings.Builder
+	for i, r := range reqs {
+		fmt.Fprintf(&b, "#%d %s side=%v tools=%d\n", i, r.API, r.Side, len(r.Tools))
+		for _, turn := range r.UserTurns {
+			fmt.Fprintf(&b, "  user: %q\n", turn)
+		}
+		for _, res := range r.ToolResults {
+			fmt.Fprintf(&b, "  result %s: %q\n", res.Tool, res.Output)
+		}
+		fmt.Fprintf(&b, "  reply: %+v\n", r.Reply)
+	}
+	return b.String()
+}
+
+// TestTUIRealClaude drives the real Claude Code CLI through the TUI: start
+// Lin's seat from the participants panel, wait for its prompt and its
+// sidecar in the room, type "@Lin hello" in the input line; the model gets
+// the tagged post, Lin answers through say_to_room, the room pane and the
+// topic's log show the post then the answer; quitting ends Claude.
+func TestTUIRealClaude(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
+	bins, err := clihome.FindBins()
+	if err != nil {
+		required(t, err.Error())
+	}
+	start := time.Now()
+	model := fakemodel.Start(t, roomAgent(nil))
+	cwd := t.TempDir()
+	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
+	phome := t.TempDir()
+	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q}]}`, claudeName, cwd)
+	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	race := filepath.Join(dir, "race")
+	stderr := filepath.Join(dir, "stderr")
+	status := filepath.Join(dir, "status")
+
+	// The environment: the clean one of the CLI home (nothing of a
+	// surrounding Claude session, no real key), the CLIs on PATH, and
+	// pullcept's own variables. The tmux server itself is started with it
+	// too, so its global environment adds nothing to the pane's.
+	var env []string
+	for _, kv := range h.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			kv = "PATH=" + bins.Dir + ":" + v
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "PULLCEPT_HOME="+phome, "PULLCEPT_NAME=Master", "PULLCEPT_PREFIX=ctrl+b",
+		"GORACE=log_path="+race)
+	tmuxEnv := slices.Clone(env)
+	if v, ok := os.LookupEnv("TMUX_TMPDIR"); ok { // where the socket lives
+		tmuxEnv = append(tmuxEnv, "TMUX_TMPDIR="+v)
+	}
+
+	r := &tuiRun{t: t, socket: fmt.Sprintf("pullcept-e2e-claude-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	args := []string{"start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+		"new-session", "-d", "-x", "200", "-y", "50"}
+	for _, kv := range env {
+		args = append(args, "-e", kv)
+	}
+	args = append(args, shellQuote(pullceptBin)+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
+	startTmux := r.tmuxCmd(args...)
+	startTmux.Env = tmuxEnv
+	if out, err := startTmux.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			if out, err := r.tmuxCmd("capture-pane", "-p").CombinedOutput(); err == nil {
+				r.last = string(out)
+			}
+			t.Logf("screen (capture-pane):\n%s", r.last)
+			log, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.log"))
+			t.Logf("pullcept.log:\n%s", log)
+			errs, _ := os.ReadFile(stderr)
+			t.Logf("pullcept's stderr:\n%s", errs)
+			t.Logf("the model's requests:\n%s", describeRequests(model.Requests()))
+		}
+		_ = r.tmuxCmd("kill-server").Run()
+		files, _ := filepath.Glob(race + ".*")
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			t.Errorf("the race detector reported (%s):\n%s", f, data)
+		}
+	})
+
+	r.waitText("say something to the room", "Participants", claudeName)
+
+	// Start Lin's seat from the participants panel (Master, then Lin).
+	r.prefix("a")
+	r.keys("j")
+	r.keys("s")
+	paneTitle := claudeName + " · claude_code · running"
+	r.waitForWithin(cliWait, "Claude's prompt in Lin's pane and Lin in the room", func(scr string) bool {
+		return strings.Contains(paneText(scr, paneTitle), "for shortcuts") &&
+			regexp.MustCompile(`● `+claudeName+` +in room`).MatchString(scr)
+	})
+
+	// The topic's record names the session the app minted; the Claude
+	// process runs it.
+	topic, sid := "", ""
+	var listed []struct {
+		ID       string
+		Sessions map[string]string
+	}
+	if err := json.Unmarshal([]byte(run(t, phome, "topics", "list", "--json")), &listed); err != nil {
+		t.Fatal(err)
+	}
+	for _, tp := range listed {
+		if s := tp.Sessions["claude"]; s != "" {
+			if topic != "" {
+				t.Fatalf("more than one topic records a Claude session: %+v", listed)
+			}
+			topic, sid = tp.ID, s
+		}
+	}
+	if topic == "" {
+		t.Fatalf("no topic records Lin's session: %+v", listed)
+	}
+	claudePids := alive(processesWithArg(sid))
+	if len(claudePids) == 0 {
+		t.Fatalf("no process runs Claude session %s", sid)
+	}
+	// Its registration: one file under $PULLCEPT_HOME/run, named in the
+	// argv of the process that runs the session.
+	regs, _ := filepath.Glob(filepath.Join(phome, "run", "*"))
+	if len(regs) != 1 || !slices.Equal(alive(processesWithArg(regs[0])), claudePids) {
+		t.Fatalf("registration files %v; processes of session %s: %v", regs, sid, claudePids)
+	}
+	if len(sidecarsOf(topic)) == 0 {
+		t.Errorf("no sidecar process found for topic %s", topic)
+	}
+
+	// Address Lin from the input line.
+	r.prefix("i")
+	r.text("@" + claudeName + " hello")
+	r.keys("Enter")
+	var tag wire.Tag
+	ctx, cancel := context.WithTimeout(context.Background(), cliWait)
+	defer cancel()
+	if _, err := model.Wait(ctx, func(reqs []fakemodel.Request) bool {
+		for _, q := range reqs {
+			if q.API != fakemodel.Anthropic || q.Side {
+				continue
+			}
+			for _, turn := range q.UserTurns {
+				tg, body, ok := fakemodel.ParseTagged(turn)
+				if ok && tg.Role == "admin" && tg.From == "Master" && slices.Equal(tg.To, []string{claudeName}) && body == "hello" {
+					tag = tg
+					return true
+				}
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("the model never got the tagged post (role admin, from Master, to [Lin], body hello): %v", err)
+	}
+	if tag.MessageID == "" {
+		t.Fatalf("the tag names no message: %+v", tag)
+	}
+	want := "ack from " + claudeName + ": hello"
+	scr := r.waitForWithin(cliWait, "Lin's answer in the room", func(scr string) bool {
+		return strings.Contains(roomText(scr), want)
+	})
+	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶ Master → ` + claudeName + `\n  hello\n\d\d:\d\d ` +
+		claudeName + `\n  ` + regexp.QuoteMeta(want) + `$`).MatchString(room) {
+		t.Errorf("the room does not show the post then the answer:\n%s", room)
+	}
+
+	// The topic's log: the person's post (the one the tag names), then Lin's.
+	var logged struct{ Posts []wire.Post }
+	out := run(t, phome, "topics", "show", topic, "--json")
+	if err := json.Unmarshal([]byte(out), &logged); err != nil {
+		t.Fatalf("topics show: %v\n%s", err, out)
+	}
+	if p := logged.Posts; len(p) != 2 ||
+		p[0].MessageID != tag.MessageID || p[0].Speaker != "Master" || p[0].Content != "hello" || !slices.Equal(p[0].To, []string{claudeName}) ||
+		p[1].Speaker != claudeName || p[1].Account != "claude" || p[1].Content != want {
+		t.Errorf("the topic's log:\n%s", out)
+	}
+
+	// Quit with the prefix key: pullcept ends with status 0 and Claude and
+	// the sidecar with it.
+	r.prefix("q")
+	r.until("pullcept to end", func() bool {
+		data, _ := os.ReadFile(status)
+		return strings.HasSuffix(string(data), "\n")
+	})
+	if data, _ := os.ReadFile(status); string(data) != "0\n" {
+		t.Errorf("pullcept exited with status %s", data)
+	}
+	r.until("Claude's process to end", func() bool {
+		return len(alive(claudePids)) == 0 && len(alive(processesWithArg(sid))) == 0 && len(alive(processesWithArg(regs[0]))) == 0
+	})
+	r.until("Lin's sidecar to end", func() bool { return len(sidecarsOf(topic)) == 0 })
+	if regs, _ := filepath.Glob(filepath.Join(phome, "run", "*")); len(regs) > 0 {
+		t.Errorf("registration files outlived the seat: %v", regs)
+	}
+	log, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.log"))
+	if strings.Contains(string(log), "level=ERROR") {
+		t.Errorf("the app log has errors:\n%s", log)
+	}
+	t.Logf("took %v", time.Since(start).Round(time.Millisecond))
+}
