@@ -165,6 +165,7 @@ type Pane struct {
 	inClosed bool
 	inReady  chan struct{} // buffered 1
 	lastIn   atomic.Int64  // unix nanos of the last key written to the PTY
+	lastOut  atomic.Int64  // unix nanos of the last output read from the PTY
 
 	stopOnce sync.Once
 	stopc    chan struct{} // closed by Stop
@@ -357,6 +358,7 @@ func (p *Pane) readLoop() {
 	for {
 		n, err := p.pty.Read(buf)
 		if n > 0 {
+			p.lastOut.Store(time.Now().UnixNano())
 			p.emuMu.Lock()
 			_, _ = p.emu.Write(buf[:n])
 			p.emuMu.Unlock()
@@ -533,6 +535,14 @@ func (p *Pane) InputReleased() <-chan struct{} { return p.released }
 // if none yet.
 func (p *Pane) LastInput() time.Time {
 	if n := p.lastIn.Load(); n != 0 {
+		return time.Unix(0, n)
+	}
+	return time.Time{}
+}
+
+// LastOutput is when the child last wrote to its terminal; zero if never.
+func (p *Pane) LastOutput() time.Time {
+	if n := p.lastOut.Load(); n != 0 {
 		return time.Unix(0, n)
 	}
 	return time.Time{}

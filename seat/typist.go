@@ -273,9 +273,27 @@ func (t *Typist) typeLoop(q *termQueue) {
 	}
 }
 
+// outputter is a terminal that says when its application last drew.
+type outputter interface{ LastOutput() time.Time }
+
+// echoWait bounds how long the typist waits for the application to draw
+// the typed text before the pause.
+const echoWait = 2 * time.Second
+
 func (t *Typist) typePost(q *termQueue, text []byte) error {
+	typed := time.Now()
 	if err := q.w.TypeRoom(q.ctx, text); err != nil {
 		return err
+	}
+	// A busy CLI that reads the text and the \r in one read takes the \r
+	// for part of the paste and never submits. Wait until it has drawn
+	// something since the text was written (it read the text), then pause.
+	if o, ok := q.w.(outputter); ok {
+		for i := 0; i < int(echoWait/(10*time.Millisecond)) && !o.LastOutput().After(typed); i++ {
+			if err := t.opts.Sleep(q.ctx, 10*time.Millisecond); err != nil {
+				return err
+			}
+		}
 	}
 	if err := t.opts.Sleep(q.ctx, t.opts.Pause); err != nil {
 		return err
