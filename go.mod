@@ -40,3 +40,5 @@ require (
 replace github.com/charmbracelet/x/vt => ./third_party/vt
 
 replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
+
+replace charm.land/bubbletea/v2 => ./third_party/bubbletea

@@ -217,7 +217,10 @@ func (t tuiSeats) StopTopic(topic string) error { return t.s.mgr.StopTopic(topic
 func (t tuiSeats) Changed() <-chan struct{}     { return t.s.mgr.Changed() }
 func (t tuiSeats) Notices() <-chan string       { return t.s.notices }
 
-// tuiPane adds the application-cursor-keys mode to a seat pane.
+// tuiPane adds the application's input modes to a seat pane.
 type tuiPane struct{ *seat.Pane }
 
 func (p tuiPane) AppCursorKeys() bool { return p.Pane.Modes().CursorKeys }
+
+// BracketedPaste says the application asked for pastes to be bracketed.
+func (p tuiPane) BracketedPaste() bool { return p.Pane.Modes().BracketedPaste }

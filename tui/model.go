@@ -102,6 +102,10 @@ type model struct {
 	scrollMode bool
 	scrollOff  int
 	paneText   map[Pane]string
+	// paneCur is each pane's cursor, read with paneText so a frame never
+	// shows the cursor ahead of the text (a key's echo moving the cursor
+	// would otherwise be drawn once for the cursor and again for the text).
+	paneCur    map[Pane]paneCursor
 	paneSize   map[Pane][2]int
 	panesDirty bool
 	listBusy   bool
@@ -487,6 +491,7 @@ func (m *model) sync() tea.Cmd {
 	if m.panesDirty {
 		m.panesDirty = false
 		keep := map[Pane]string{}
+		curs := map[Pane]paneCursor{}
 		for i, s := range panes {
 			if m.lay.Panes[i].Empty() {
 				continue
@@ -496,8 +501,12 @@ func (m *model) sync() tea.Cmd {
 			} else {
 				keep[s.Pane] = s.Pane.Render()
 			}
+			var c paneCursor
+			c.x, c.y, c.visible = s.Pane.Cursor()
+			curs[s.Pane] = c
 		}
 		m.paneText = keep
+		m.paneCur = curs
 	}
 	// Load older posts when the view reaches the top.
 	rs := m.cur()
@@ -509,6 +518,12 @@ func (m *model) sync() tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// paneCursor is a pane's cursor as read with its text.
+type paneCursor struct {
+	x, y    int
+	visible bool
 }
 
 // keyCtx is where a key goes now.
@@ -620,7 +635,7 @@ func (m *model) paste(s string) tea.Cmd {
 	switch ctx := m.keyCtx(); ctx {
 	case ctxPane:
 		if sp, ok := m.focusedPane(); ok {
-			m.writePane(sp.Pane, []byte(s))
+			m.writePane(sp.Pane, pasteBytes(sp.Pane, s))
 		}
 	case ctxInput, ctxCandidates:
 		m.input.Insert(s)
@@ -628,6 +643,21 @@ func (m *model) paste(s string) tea.Cmd {
 		m.renameEd.Insert(strings.ReplaceAll(s, "\n", " "))
 	}
 	return nil
+}
+
+// pasteBytes is a paste as a terminal sends it to p's application: wrapped
+// in ESC[200~ … ESC[201~ when the application asked for bracketed paste,
+// with any end marker inside the text removed so the text cannot end the
+// paste early and have the rest taken as typed keys.
+func pasteBytes(p Pane, s string) []byte {
+	if b, ok := p.(BracketedPaste); !ok || !b.BracketedPaste() {
+		return []byte(s)
+	}
+	const start, end = "\x1b[200~", "\x1b[201~"
+	for strings.Contains(s, end) {
+		s = strings.ReplaceAll(s, end, "")
+	}
+	return []byte(start + s + end)
 }
 
 // focusOrder is the cycle prefix o walks.

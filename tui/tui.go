@@ -52,6 +52,13 @@ type AppCursorKeys interface {
 	AppCursorKeys() bool
 }
 
+// BracketedPaste is optionally implemented by a Pane whose application
+// asked for bracketed paste (mode 2004); a paste is then sent between
+// ESC[200~ and ESC[201~.
+type BracketedPaste interface {
+	BracketedPaste() bool
+}
+
 // Account is a configured account a seat can be started for.
 type Account struct {
 	ID   string
@@ -144,7 +151,10 @@ func Run(ctx context.Context, o Options) error {
 	sub := o.Engine.Subscribe()
 	m.subscribed = true
 
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS)}
+	// Frames on demand (third_party/bubbletea): a change is drawn at once
+	// when no frame went out within the last 1/FPS, else at the end of that
+	// interval; an idle screen is not woken at all.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS), tea.WithOnDemandFrames()}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
 	}

@@ -98,10 +98,10 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 		cur = tea.NewCursor(l.Input.X+cx, l.Input.Y+cy)
 	case m.focus == focusPane && !m.scrollMode:
 		if s, ok := m.focusedPane(); ok && m.paneIdx < len(l.Panes) {
-			if x, y, vis := s.Pane.Cursor(); vis {
+			if c := m.paneCur[s.Pane]; c.visible {
 				in := l.Panes[m.paneIdx].Inner()
-				if x >= 0 && y >= 0 && x < in.W && y < in.H {
-					cur = tea.NewCursor(in.X+x, in.Y+y)
+				if c.x >= 0 && c.y >= 0 && c.x < in.W && c.y < in.H {
+					cur = tea.NewCursor(in.X+c.x, in.Y+c.y)
 				}
 			}
 		}
