@@ -971,25 +971,10 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return nil
 		}
 	case ctxRoom:
+		if m.scrollRoom(rs, act) {
+			return nil
+		}
 		switch act {
-		case actUp:
-			rs.offset++
-			return nil
-		case actDown:
-			rs.offset--
-			return nil
-		case actPgUp:
-			rs.offset += m.roomPage()
-			return nil
-		case actPgDn:
-			rs.offset -= m.roomPage()
-			return nil
-		case actTop:
-			rs.offset = 1 << 30
-			return nil
-		case actBottom:
-			rs.offset = 0
-			return nil
 		case actExpand:
 			rs.expandAll = !rs.expandAll
 			rs.expanded = map[string]bool{}
@@ -1012,11 +997,8 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		case actNewline:
 			m.input.Insert("\n")
 			return nil
-		case actPgUp:
-			rs.offset += m.roomPage()
-			return nil
-		case actPgDn:
-			rs.offset -= m.roomPage()
+		case actPgUp, actPgDn:
+			m.scrollRoom(rs, act)
 			return nil
 		case actUp:
 			if !m.input.Up() {
@@ -1232,4 +1214,26 @@ func (m *model) wheel(ms tea.Mouse) {
 		}
 		m.panesDirty = true
 	}
+}
+
+// scrollRoom moves the room view for a scrolling action (from the room or
+// the input line) and reports whether act was one.
+func (m *model) scrollRoom(rs *roomState, act action) bool {
+	switch act {
+	case actUp:
+		rs.offset++
+	case actDown:
+		rs.offset--
+	case actPgUp:
+		rs.offset += m.roomPage()
+	case actPgDn:
+		rs.offset -= m.roomPage()
+	case actTop:
+		rs.offset = 1 << 30
+	case actBottom:
+		rs.offset = 0
+	default:
+		return false
+	}
+	return true
 }
