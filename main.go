@@ -30,6 +30,7 @@ usage:
   pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help)
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
   pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
+  pullcept hook EVENT               report a seat's hook event to the room (run by a seat's CLI)
   pullcept accounts list|add|remove the accounts in config.json (pullcept accounts help)
   pullcept topics list [--json]     list topics
   pullcept topics show ID [--tail N] [--json]
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serve(ctx, stdin, stdout)
 	case "sidecar":
 		return runSidecar(ctx, stdin, stdout, stderr)
+	case "hook":
+		return runHook(ctx, args, stdin, stdout, stderr)
 	case "topics":
 		return topics(args, stdout)
 	case "accounts":

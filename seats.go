@@ -29,6 +29,7 @@ func (a typer) Type(d room.Delivery) { a.t.Deliver(d.Topic, d.Post, d.Role, d.Ac
 // seats is the run's seat manager with its adapters.
 type seats struct {
 	mgr     *seat.Manager
+	typist  *seat.Typist
 	notice  string // config notice and errors, for the status line
 	notices chan string
 	lines   chan any
@@ -59,9 +60,10 @@ func startSeats(ctx context.Context, c *core, accounts []seat.Account, typist *s
 		return nil, fmt.Errorf("find this binary for the sidecar: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	s := &seats{notice: notice, notices: make(chan string, 64), lines: make(chan any, 256), cancel: cancel}
+	s := &seats{typist: typist, notice: notice, notices: make(chan string, 64), lines: make(chan any, 256), cancel: cancel}
 	s.mgr = seat.NewManager(seat.ManagerOptions{Store: c.store, Typist: typist, RoomURL: c.sock.URL(), Token: c.sock.Token(),
 		ExePath: exe, RuntimeDir: c.dirs.Runtime, Cols: 100, Rows: 30, Log: c.log}, accounts)
+	c.sock.SetHooks(s.mgr)
 	sub := c.engine.Subscribe()
 	events := s.mgr.Subscribe()
 	s.wg.Add(1)
@@ -84,7 +86,13 @@ func startSeats(ctx context.Context, c *core, accounts []seat.Account, typist *s
 					}
 				}
 			case ev := <-events:
-				c.log.Info("seat", "topic", ev.Topic, "account", ev.Account, "state", ev.State, "exit", ev.Exit, "error", ev.Error)
+				if ev.Type == seat.EventActivity {
+					if ev.Activity != nil {
+						c.log.Info("seat activity", "topic", ev.Topic, "account", ev.Account, "state", ev.Activity.State, "signal", ev.Activity.Signal, "hold", ev.Activity.Hold)
+					}
+				} else {
+					c.log.Info("seat", "topic", ev.Topic, "account", ev.Account, "state", ev.State, "exit", ev.Exit, "error", ev.Error)
+				}
 				select {
 				case s.lines <- seatLine(ev):
 				default:
@@ -107,6 +115,11 @@ func seatLine(ev seat.Event) map[string]any {
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	m["event"] = "seat"
+	if ev.Type == seat.EventActivity {
+		m["event"] = "activity"
+		delete(m, "type")
+		delete(m, "state")
+	}
 	return m
 }
 
@@ -147,11 +160,14 @@ func (s *seats) Handle(ctx context.Context, c control.Command) (any, error) {
 	case "stop":
 		return map[string]bool{"stopped": true}, s.mgr.Stop(c.Topic, c.Account, "stopped from the control mode")
 	case "seats":
-		var out []map[string]string
+		var out []map[string]any
 		for _, st := range s.mgr.Seats(c.Topic) {
-			out = append(out, map[string]string{"account": st.Account.ID, "state": st.State()})
+			held, why := s.typist.Held(c.Topic, st.Account.ID)
+			out = append(out, map[string]any{"account": st.Account.ID, "state": st.State(), "activity": st.Activity.Snapshot(), "held": held, "hold": why})
 		}
 		return out, nil
+	case "release":
+		return map[string]bool{"released": true}, s.mgr.Release(c.Topic, c.Account)
 	case "screen", "keys":
 		st, ok := s.mgr.Seat(c.Topic, c.Account)
 		var p *seat.Pane
@@ -190,7 +206,10 @@ func (t tuiSeats) Accounts() []tui.Account {
 func (t tuiSeats) Seats(topic string) []tui.SeatInfo {
 	var out []tui.SeatInfo
 	for _, st := range t.s.mgr.Seats(topic) {
-		info := tui.SeatInfo{Account: st.Account.ID, Name: st.Account.CallName(), Kind: string(st.Account.Kind), State: st.State()}
+		snap := st.Activity.Snapshot()
+		held, why := t.s.typist.Held(topic, st.Account.ID)
+		info := tui.SeatInfo{Account: st.Account.ID, Name: st.Account.CallName(), Kind: string(st.Account.Kind), State: st.State(),
+			Activity: snap.State, Wait: snap.Wait, Held: held, Hold: why}
 		if p := st.Terminal(); p != nil {
 			info.Pane = tuiPane{p}
 		}

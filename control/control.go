@@ -274,7 +274,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		return s.delete(ctx, c)
 	case "topics":
 		return s.topics(c)
-	case "start", "stop", "restart", "seats", "screen", "keys":
+	case "start", "stop", "restart", "seats", "screen", "keys", "release":
 		if s.Seats == nil {
 			return errLine(c, "this run has no seats")
 		}

@@ -49,14 +49,10 @@ func roomAgent(gate func(name string)) fakemodel.Behaviour {
 			return fakemodel.Say("ok")
 		}
 		me := agentOf(r)
+		if draft, ok := pendingDraft(r); ok {
+			return draft
+		}
 		if res := r.ResultsFor(fakemodel.SayToRoom); len(res) > 0 {
-			last := res[len(res)-1].Output
-			if strings.Contains(last, "Not delivered: nothing was posted") && len(res) < 3 {
-				ids := missedID.FindAllStringSubmatch(last, -1)
-				if len(ids) > 0 {
-					return fakemodel.Call(fakemodel.SayToRoom, map[string]any{"last_seen": ids[len(ids)-1][1]})
-				}
-			}
 			return fakemodel.Say("done")
 		}
 		if tag.Role != "admin" || (len(tag.To) > 0 && !slices.Contains(tag.To, me)) {
@@ -67,6 +63,30 @@ func roomAgent(gate func(name string)) fakemodel.Behaviour {
 		}
 		return fakemodel.Call(fakemodel.SayToRoom, map[string]any{"content": "ack from " + me + ": " + body, "last_seen": tag.MessageID})
 	}
+}
+
+// pendingDraft: the agent's newest say_to_room in the conversation was
+// refused by the floor (fewer than 3 times): resend the draft with the
+// newest missed id, whatever was typed in since.
+func pendingDraft(r fakemodel.Request) (fakemodel.Reply, bool) {
+	refused := 0
+	var last fakemodel.ToolResult
+	for _, res := range r.AllResults {
+		if strings.HasSuffix(res.Tool, "__"+fakemodel.SayToRoom) {
+			last = res
+			if strings.Contains(res.Output, "Not delivered: nothing was posted") {
+				refused++
+			}
+		}
+	}
+	if !strings.Contains(last.Output, "Not delivered: nothing was posted") || refused >= 3 {
+		return fakemodel.Reply{}, false
+	}
+	ids := missedID.FindAllStringSubmatch(last.Output, -1)
+	if len(ids) == 0 {
+		return fakemodel.Reply{}, false
+	}
+	return fakemodel.Call(fakemodel.SayToRoom, map[string]any{"last_seen": ids[len(ids)-1][1]}), true
 }
 
 // cliRoom is a serve run whose config has the two real CLIs as accounts.
@@ -150,6 +170,7 @@ func (c *cliRoom) topicsSeen() []string {
 // prompt and its sidecar sits in the room.
 func (c *cliRoom) startSeat(t *testing.T, topic, account, name string) map[string]any {
 	t.Helper()
+	from := c.mark()
 	r := c.do(map[string]any{"cmd": "start", "topic": topic, "account": account})
 	if r["event"] != "start" {
 		t.Fatalf("start %s: %v", account, r)
@@ -157,8 +178,42 @@ func (c *cliRoom) startSeat(t *testing.T, topic, account, name string) map[strin
 	c.wait(func(m map[string]any) bool {
 		return m["event"] == "roster" && m["topic"] == topic && hasParticipant(m, name)
 	})
-	c.waitScreen(t, topic, account, "for shortcuts") // both CLIs' prompt hint
+	if account == "claude" {
+		// The room's status line replaces Claude's "? for shortcuts" hint;
+		// SessionStart says Claude is up.
+		c.waitActivity(t, from, topic, account, func(a map[string]any) bool { return a["state"] == "ready" })
+		c.waitScreen(t, topic, account, "pullcept ·")
+	} else {
+		c.waitScreen(t, topic, account, "for shortcuts") // Codex's prompt hint
+		// The seat's hooks are trusted by the launch itself: Codex must not
+		// stop at start to ask the person to review them.
+		if scr := c.screenOf(t, topic, account); strings.Contains(scr, "Hooks need review") {
+			t.Fatalf("the Codex seat started behind the hook review dialog:\n%s", scr)
+		}
+	}
 	return r["result"].(map[string]any)
+}
+
+// waitActivity waits for an activity event of account in topic whose
+// activity matches (the event's "activity" object).
+func (c *cliRoom) waitActivity(t *testing.T, from int, topic, account string, match func(a map[string]any) bool) map[string]any {
+	t.Helper()
+	m := c.waitFrom(from, func(m map[string]any) bool {
+		a, _ := m["activity"].(map[string]any)
+		return m["event"] == "activity" && m["topic"] == topic && m["account"] == account && a != nil && match(a)
+	})
+	return m["activity"].(map[string]any)
+}
+
+// waitHeld waits for an activity event saying account's terminal in topic
+// holds n posts for a reason containing why.
+func (c *cliRoom) waitHeld(t *testing.T, from int, topic, account string, n int, why string) {
+	t.Helper()
+	c.waitFrom(from, func(m map[string]any) bool {
+		held, _ := m["held"].(float64)
+		hold, _ := m["hold"].(string)
+		return m["event"] == "activity" && m["topic"] == topic && m["account"] == account && int(held) == n && strings.Contains(hold, why)
+	})
 }
 
 func hasParticipant(m map[string]any, name string) bool {
@@ -338,7 +393,7 @@ func TestRealCLIsFloor(t *testing.T) {
 	// The second one was refused once, shown the first, and resent.
 	var refused []string
 	for _, r := range c.model.Requests() {
-		for _, res := range r.ResultsFor(fakemodel.SayToRoom) {
+		for _, res := range r.AllResults {
 			if strings.Contains(res.Output, "Not delivered: nothing was posted") {
 				refused = append(refused, agentOf(r)+": "+res.Output)
 			}
@@ -552,4 +607,13 @@ func (c *cliRoom) sessionOf(t *testing.T, topic, account string) string {
 		}
 	}
 	return ""
+}
+
+// screenOf is a seat's screen now.
+func (c *cliRoom) screenOf(t *testing.T, topic, account string) string {
+	t.Helper()
+	r := c.do(map[string]any{"cmd": "screen", "topic": topic, "account": account})
+	res, _ := r["result"].(map[string]any)
+	s, _ := res["screen"].(string)
+	return s
 }

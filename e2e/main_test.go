@@ -130,8 +130,21 @@ func startServeEnv(t *testing.T, home string, env []string) *serve {
 // wait returns the first line (from the start of the run) matching f.
 func (s *serve) wait(f func(map[string]any) bool) map[string]any {
 	s.t.Helper()
+	return s.waitFrom(0, f)
+}
+
+// mark is the number of lines so far, for waitFrom.
+func (s *serve) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.lines)
+}
+
+// waitFrom returns the first line after the first from lines matching f.
+func (s *serve) waitFrom(from int, f func(map[string]any) bool) map[string]any {
+	s.t.Helper()
 	deadline := time.After(60 * time.Second)
-	seen := 0
+	seen := from
 	for {
 		s.mu.Lock()
 		lines, grew := s.lines, s.grew

@@ -178,7 +178,8 @@ func TestTUIRealClaude(t *testing.T) {
 	r.keys("s")
 	paneTitle := claudeName + " · claude_code · running"
 	r.waitForWithin(cliWait, "Claude's prompt in Lin's pane and Lin in the room", func(scr string) bool {
-		return strings.Contains(paneText(scr, paneTitle), "for shortcuts") &&
+		// The room's status line stands where Claude's "? for shortcuts" was.
+		return strings.Contains(paneText(scr, paneTitle), "pullcept ·") &&
 			regexp.MustCompile(`● `+claudeName+` +in room`).MatchString(scr)
 	})
 
@@ -207,11 +208,17 @@ func TestTUIRealClaude(t *testing.T) {
 	if len(claudePids) == 0 {
 		t.Fatalf("no process runs Claude session %s", sid)
 	}
-	// Its registration: one file under $PULLCEPT_HOME/run, named in the
-	// argv of the process that runs the session.
+	// Its registration: an MCP file and a settings file (the hooks) under
+	// $PULLCEPT_HOME/run, each named in the argv of the process that runs
+	// the session.
 	regs, _ := filepath.Glob(filepath.Join(phome, "run", "*"))
-	if len(regs) != 1 || !slices.Equal(alive(processesWithArg(regs[0])), claudePids) {
-		t.Fatalf("registration files %v; processes of session %s: %v", regs, sid, claudePids)
+	if len(regs) != 2 {
+		t.Fatalf("registration files %v, want the MCP config and the settings", regs)
+	}
+	for _, reg := range regs {
+		if !slices.Equal(alive(processesWithArg(reg)), claudePids) {
+			t.Fatalf("registration file %s; processes of session %s: %v", reg, sid, claudePids)
+		}
 	}
 	if len(sidecarsOf(topic)) == 0 {
 		t.Errorf("no sidecar process found for topic %s", topic)

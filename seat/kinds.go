@@ -3,12 +3,14 @@ package seat
 import "slices"
 
 // Kind is an account's kind. A kind that names a CLI (claude_code, codex)
-// knows that CLI's manners: its default command, how a new session gets its
-// id, the resume line, where its transcripts live (transcript.go) and how the
-// room's sidecar is registered (register.go). The cli kind takes the id and
-// resume manners from the account; mcp accounts are local MCP servers and are
-// never launched as seats. Spec 003 "トピック" (再開の一行, 新規セッションへ渡す
+// knows that CLI's manners; the cli kind takes the id and resume manners
+// from the account; mcp accounts are local MCP servers and are never
+// launched as seats. Spec 003 "トピック" (再開の一行, 新規セッションへ渡す
 // id); #156 decision 6.
+//
+// Every manner of a kind lives in one definition (a kindDef) in one file:
+// kind_claude.go, kind_codex.go, kind_cli.go, kind_mcp.go. A new CLI kind
+// is one more file and one more entry in kindDefs.
 type Kind string
 
 // The kinds.
@@ -21,6 +23,68 @@ const (
 
 // Kinds lists every kind, in the order listings show them.
 var Kinds = []Kind{KindClaudeCode, KindCodex, KindCLI, KindMCP}
+
+// kindDef is one kind's manners. Function fields may be nil where the kind
+// has no such manner.
+type kindDef struct {
+	// namesCLI: the kind names one CLI and carries its manners.
+	namesCLI bool
+	// launchable: accounts of this kind run as seats in a terminal.
+	launchable bool
+	// command is the default launch line ("" = the account must give one).
+	command string
+	// resumeLine and newSessionLine are for display ("" = none).
+	resumeLine, newSessionLine string
+	// choosesOwnID: the CLI picks its session id; the app learns it after
+	// the start (WatchSessionID).
+	choosesOwnID bool
+	// mintsID reports whether a fresh launch of acc gets an id minted by
+	// the app.
+	mintsID func(acc Account) bool
+	// newArgs / resumeArgs place the session manners into argv (command
+	// words of the account, first = program).
+	newArgs, resumeArgs func(command []string, id string) []string
+	// transcriptRoot is where the kind keeps its conversations for a child
+	// with this environment; conversationExists answers the third resume
+	// condition (transcript.go holds the file rules).
+	transcriptRoot     func(getenv func(string) string, home string) string
+	conversationExists func(root, dir, id string) bool
+	// register prepares the sidecar's registration and the hooks that
+	// report the seat's activity (hooks.go).
+	register func(r registration) (registered, error)
+	// resumeLoadedSignal: the CLI says when a resumed conversation really
+	// loaded (a hook), so a failed resume is told by that signal rather
+	// than by the roster (#127, ShouldDropOnExit).
+	resumeLoadedSignal bool
+	// reportsStart: the CLI reports its start by a hook (SessionStart) at
+	// launch; a seat of a kind that does not is ready once it runs.
+	reportsStart bool
+	// interrupt is what the seat's stop sequence writes first so the CLI
+	// can finish writing its turn (nil: straight to the signals).
+	interrupt []byte
+}
+
+// kindDefs maps each kind to its definition (filled in init: the
+// definitions' functions refer back to kinds).
+var kindDefs map[Kind]*kindDef
+
+func init() {
+	kindDefs = map[Kind]*kindDef{
+		KindClaudeCode: &claudeKind,
+		KindCodex:      &codexKind,
+		KindCLI:        &cliKind,
+		KindMCP:        &mcpKind,
+	}
+}
+
+var noKind = kindDef{}
+
+func (k Kind) def() *kindDef {
+	if d, ok := kindDefs[k]; ok {
+		return d
+	}
+	return &noKind
+}
 
 // SessionIDPlaceholder is replaced by the session id in a command or resume
 // line.
@@ -35,76 +99,66 @@ func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }
 
 // NamesCLI reports whether the kind names a particular CLI and so carries that
 // CLI's manners (claude_code, codex).
-func (k Kind) NamesCLI() bool { return k == KindClaudeCode || k == KindCodex }
+func (k Kind) NamesCLI() bool { return k.def().namesCLI }
 
 // Launchable reports whether accounts of this kind are started as seats in a
 // terminal (every kind but mcp).
-func (k Kind) Launchable() bool { return k == KindClaudeCode || k == KindCodex || k == KindCLI }
+func (k Kind) Launchable() bool { return k.def().launchable }
 
 // DefaultCommand is the command an account of this kind runs when its config
 // names none: "claude", "codex"; "" for cli (required) and mcp.
-func (k Kind) DefaultCommand() string {
-	switch k {
-	case KindClaudeCode:
-		return "claude"
-	case KindCodex:
-		return "codex"
-	}
-	return ""
-}
+func (k Kind) DefaultCommand() string { return k.def().command }
 
 // ResumeLine is the kind's resume line, for display: "claude --resume
 // {session_id}", "codex resume {session_id}"; "" for a kind whose accounts
 // carry their own (cli) or that is not launched (mcp). Its first word stands
 // for the account's command; resumeArgs says where the rest goes.
-func (k Kind) ResumeLine() string {
-	switch k {
-	case KindClaudeCode:
-		return "claude --resume " + SessionIDPlaceholder
-	case KindCodex:
-		return "codex resume " + SessionIDPlaceholder
-	}
-	return ""
-}
+func (k Kind) ResumeLine() string { return k.def().resumeLine }
 
 // NewSessionLine is how a fresh launch hands out the id the app minted, for
 // display: "claude --session-id {session_id}"; "" when the kind hands out
 // none (codex chooses its own id; a cli account writes the placeholder into
 // its command).
-func (k Kind) NewSessionLine() string {
-	if k == KindClaudeCode {
-		return "claude --session-id " + SessionIDPlaceholder
-	}
-	return ""
-}
+func (k Kind) NewSessionLine() string { return k.def().newSessionLine }
 
 // ChoosesOwnID reports whether the CLI picks its session id itself, so that
 // the app learns it only after the start (Codex: from the rollout file it
 // writes, see WatchCodexSession).
-func (k Kind) ChoosesOwnID() bool { return k == KindCodex }
+func (k Kind) ChoosesOwnID() bool { return k.def().choosesOwnID }
 
-// resumeArgs places the resume manners into argv (command words of the
-// account, first = program): Claude takes "--resume ID" after its options,
-// Codex takes the TUI subcommand "resume ID" right after the program, where
-// a subcommand belongs.
 func (k Kind) resumeArgs(command []string, id string) []string {
-	switch k {
-	case KindClaudeCode:
-		return append(slices.Clone(command), "--resume", id)
-	case KindCodex:
-		out := []string{command[0], "resume", id}
-		return append(out, command[1:]...)
+	if f := k.def().resumeArgs; f != nil {
+		return f(command, id)
 	}
 	return slices.Clone(command)
 }
 
-// newArgs places the new-session manners into argv: Claude takes
-// "--session-id ID"; Codex takes nothing.
 func (k Kind) newArgs(command []string, id string) []string {
-	if k == KindClaudeCode && id != "" {
-		return append(slices.Clone(command), "--session-id", id)
+	if f := k.def().newArgs; f != nil {
+		return f(command, id)
 	}
 	return slices.Clone(command)
+}
+
+func (k Kind) mintsID(acc Account) bool {
+	if f := k.def().mintsID; f != nil {
+		return f(acc)
+	}
+	return false
+}
+
+func (k Kind) transcriptRoot(getenv func(string) string, home string) string {
+	if f := k.def().transcriptRoot; f != nil {
+		return f(getenv, home)
+	}
+	return ""
+}
+
+func (k Kind) conversationExists(root, dir, id string) bool {
+	if f := k.def().conversationExists; f != nil {
+		return f(root, dir, id)
+	}
+	return false
 }
 
 // String returns the kind as written in the config.

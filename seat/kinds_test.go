@@ -2,6 +2,7 @@ package seat
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,15 @@ func TestKindArgs(t *testing.T) {
 	}
 	if !slices.Equal(cmd, []string{"/bin/x", "--opt", "v"}) {
 		t.Errorf("command changed in place: %q", cmd)
+	}
+}
+
+// TestCodexHookHash checks the trust hash against values Codex 0.171.0
+// reported for the same hooks (its hooks/list).
+func TestCodexHookHash(t *testing.T) {
+	t.Parallel()
+	got := codexHookHash("permission_request", `echo "$HOME" x`, 30)
+	if !strings.HasPrefix(got, "sha256:111fbae9") || !strings.HasSuffix(got, "6e6a") {
+		t.Errorf("hash %s, want sha256:111fbae9…6e6a", got)
 	}
 }

@@ -61,6 +61,8 @@ type LaunchRequest struct {
 	BaseEnv []string
 	// NewID mints session ids; nil means a random UUID.
 	NewID func() string
+	// HookSecret is the launch's hook secret; "" means a fresh random one.
+	HookSecret string
 }
 
 // Launch is one resolved start of a seat.
@@ -103,6 +105,8 @@ type Launch struct {
 	// TranscriptRoot is where this kind's conversations live for this launch
 	// (~/.claude, CODEX_HOME ...), "" for a kind with no transcript rule.
 	TranscriptRoot string
+	// Hook is where this launch's hooks report, with its secret.
+	Hook HookTarget
 }
 
 // Errors of Resolve.
@@ -171,6 +175,9 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		env.unset(k)
 	}
 	env.unset(EnvMCPConfig)
+	for _, k := range hookEnvNames {
+		env.unset(k)
+	}
 	env.set("TERM", "xterm-256color")
 	env.set("COLORTERM", "truecolor")
 	for _, k := range sortedKeys(acc.Env) {
@@ -213,9 +220,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 			newID = uuid.NewString
 		}
 		switch {
-		case acc.Kind == KindClaudeCode:
-			l.SessionID = newID()
-		case acc.Kind == KindCLI && strings.Contains(acc.CommandLine(), SessionIDPlaceholder):
+		case acc.Kind.mintsID(acc):
 			l.SessionID = newID()
 		case acc.Kind.ChoosesOwnID():
 			l.CaptureID = true
@@ -240,19 +245,32 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	for i := range argv {
 		argv[i] = strings.ReplaceAll(argv[i], SessionIDPlaceholder, l.SessionID)
 	}
-	reg, err := register(acc.Kind, registration{
+	hookBase, err := HookBase(req.RoomURL)
+	if err != nil {
+		return fail("%w", err)
+	}
+	secret := req.HookSecret
+	if secret == "" {
+		if secret, err = NewHookSecret(); err != nil {
+			return fail("%w", err)
+		}
+	}
+	l.Hook = HookTarget{Base: hookBase, Topic: req.Topic, Account: acc.ID, Secret: secret}
+	reg, err := acc.Kind.register(registration{
 		exe:        req.ExePath,
 		runtimeDir: req.RuntimeDir,
 		server:     MCPServerName,
 		env:        sidecarEnv(req, l.UnseenHistory),
+		hook:       l.Hook,
+		argv:       argv,
+		getenv:     env.get,
+		home:       home,
+		dir:        dir,
 	})
 	if err != nil {
-		return fail("register the sidecar: %w", err)
+		return fail("register the sidecar and hooks: %w", err)
 	}
-	for i := range argv {
-		argv[i] = strings.ReplaceAll(argv[i], MCPConfigPlaceholder, reg.file)
-	}
-	l.Argv = append(argv, reg.args...)
+	l.Argv = reg.argv
 	for _, kv := range reg.env {
 		env.set(kv[0], kv[1])
 	}
@@ -260,10 +278,8 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		env.set(envUnseenHistory, "1")
 	}
 	l.Env = env.list()
-	l.Registration = reg.file
-	if reg.file != "" {
-		l.Cleanup = []string{reg.file}
-	}
+	l.Registration = reg.mcpFile
+	l.Cleanup = reg.files
 	return l, nil
 }
 

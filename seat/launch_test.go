@@ -235,11 +235,12 @@ func TestResolveArgv(t *testing.T) {
 		t.Parallel()
 		w := ltSetup(t)
 		l := w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Command: "claude --model opus"})
-		want := []string{"claude", "--model", "opus", "--session-id", l.SessionID, "--mcp-config", l.Registration, "--allowedTools", allowed}
+		settings := ltSettingsFile(t, l)
+		want := []string{"claude", "--model", "opus", "--session-id", l.SessionID, "--settings", settings, "--mcp-config", l.Registration, "--allowedTools", allowed}
 		if !slices.Equal(l.Argv, want) || l.SessionID == "" || l.CaptureID {
 			t.Errorf("argv %q (capture %v), want %q", l.Argv, l.CaptureID, want)
 		}
-		if !filepath.IsAbs(l.Registration) || !strings.HasPrefix(l.Registration, w.run) || !slices.Equal(l.Cleanup, []string{l.Registration}) {
+		if !filepath.IsAbs(l.Registration) || !strings.HasPrefix(l.Registration, w.run) || !slices.Equal(l.Cleanup, []string{l.Registration, settings}) {
 			t.Errorf("registration %q cleanup %q", l.Registration, l.Cleanup)
 		}
 	})
@@ -249,7 +250,7 @@ func TestResolveArgv(t *testing.T) {
 		w.record(t, "c", old)
 		ltClaudeTranscript(t, w.claudeDir, w.dir, old)
 		l := w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Command: "~/bin/claude"})
-		want := []string{filepath.Join(w.home, "bin/claude"), "--resume", old, "--mcp-config", l.Registration, "--allowedTools", allowed}
+		want := []string{filepath.Join(w.home, "bin/claude"), "--resume", old, "--settings", ltSettingsFile(t, l), "--mcp-config", l.Registration, "--allowedTools", allowed}
 		if !slices.Equal(l.Argv, want) {
 			t.Errorf("argv %q, want %q", l.Argv, want)
 		}
@@ -611,4 +612,20 @@ func TestLaunchPrintsNoSecrets(t *testing.T) {
 	if !strings.Contains(logged.String(), "OPENAI_API_KEY") || !strings.Contains(fmt.Sprint(l), "fresh") {
 		t.Errorf("description lacks the env key or mode: %s / %s", logged.String(), l)
 	}
+}
+
+// ltSettingsFile is the launch's --settings file: in the runtime folder,
+// mode 0600.
+func ltSettingsFile(t *testing.T, l Launch) string {
+	t.Helper()
+	i := slices.Index(l.Argv, "--settings")
+	if i < 0 || i+1 >= len(l.Argv) {
+		t.Fatalf("no --settings in %q", l.Argv)
+	}
+	p := l.Argv[i+1]
+	info, err := os.Stat(p)
+	if err != nil || info.Mode().Perm() != 0o600 || filepath.Dir(p) != filepath.Dir(l.Registration) {
+		t.Fatalf("settings file %s: %v %v", p, info, err)
+	}
+	return p
 }

@@ -10,6 +10,7 @@ package seat
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,7 +52,17 @@ type Event struct {
 	Code          *int     `json:"code,omitempty"`
 	Requested     bool     `json:"requested,omitempty"`
 	Error         string   `json:"error,omitempty"`
+	// Type is "" for the life events above and EventActivity for a change
+	// of the seat's activity or of the posts it holds.
+	Type     string            `json:"type,omitempty"`
+	Activity *ActivitySnapshot `json:"activity,omitempty"`
+	// Held is how many posts the seat's terminal holds, Hold why.
+	Held int    `json:"held,omitempty"`
+	Hold string `json:"hold,omitempty"`
 }
+
+// EventActivity is the Type of an activity event.
+const EventActivity = "activity"
 
 // ManagerOptions wire a Manager.
 type ManagerOptions struct {
@@ -92,6 +103,9 @@ type Seat struct {
 	Launch  Launch
 	Pane    *Pane
 
+	// Activity is what the seat's CLI is doing (hooks); set at creation.
+	Activity *Activity
+
 	mu        sync.Mutex
 	state     string
 	appeared  bool
@@ -116,6 +130,9 @@ func NewManager(o ManagerOptions, accounts []Account) *Manager {
 	}
 	m := &Manager{o: o, seats: map[seatKey]*Seat{}, subs: map[chan Event]struct{}{}, changed: make(chan struct{}, 1)}
 	m.SetAccounts(accounts)
+	if o.Typist != nil {
+		o.Typist.setHoldReporter(m.typistHeld)
+	}
 	return m
 }
 
@@ -235,6 +252,11 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		return Event{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrSeatRunning)
 	}
 	s := &Seat{Topic: topic, Account: acc, state: StateStarting, done: make(chan struct{})}
+	def := acc.Kind.def()
+	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
+		CLI: acc.CallName(), OnChange: func(snap ActivitySnapshot) {
+			m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: acc.CallName(), Activity: &snap})
+		}})
 	m.seats[key] = s
 	m.mu.Unlock()
 	m.emit(Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateStarting})
@@ -260,14 +282,16 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		l.RemoveRegistration()
 		return fail(err)
 	}
+	pane.SetKeyFilter(s.Activity.PersonKeys)
 	s.mu.Lock()
 	s.Launch, s.Pane = l, pane
 	s.mu.Unlock()
+	s.Activity.Launched()
 	if err := RecordStart(m.o.Store, l); err != nil {
 		m.o.Log.Error("record session", "err", err)
 	}
 	if m.o.Typist != nil {
-		m.o.Typist.Attach(topic, account, pane)
+		m.o.Typist.AttachGated(topic, account, pane, s.Activity)
 	}
 	s.mu.Lock()
 	s.state = StateRunning
@@ -338,11 +362,18 @@ func (m *Manager) watch(s *Seat, key seatKey) {
 	if m.o.Typist != nil {
 		m.o.Typist.Detach(s.Topic, s.Account.ID)
 	}
+	s.Activity.Exited()
 	s.mu.Lock()
 	appeared, requested := s.appeared, s.requested || status.Requested
 	s.state = StateExited
 	l := s.Launch
 	s.mu.Unlock()
+	if s.Account.Kind.def().resumeLoadedSignal {
+		// The CLI says when a resumed conversation loaded (SessionStart
+		// "resume"); its sidecar may join the room before a failed resume
+		// exits, so the roster would not tell (#127, docs/decisions.md).
+		appeared = s.Activity.ResumeLoaded()
+	}
 	dropped, err := DropAfterExit(m.o.Store, l, appeared, requested)
 	if err != nil {
 		m.o.Log.Error("drop resume after exit", "err", err)
@@ -381,9 +412,35 @@ func (m *Manager) stop(s *Seat, reason string) {
 	pane := s.Pane
 	s.mu.Unlock()
 	if pane != nil {
+		m.interrupt(s, pane)
 		pane.Stop(reason)
 	}
 	<-s.done
+}
+
+// interruptWait is how long a stop waits after interrupting a busy CLI,
+// so it can write the turn it was in.
+const interruptWait = time.Second
+
+// interrupt lets a busy CLI of a kind that has an interrupt key (Claude:
+// Esc) end its turn before the signals, so the turn is written to its
+// transcript: a session stopped mid-turn otherwise leaves a transcript with
+// no conversation in it, which Claude then cannot resume (#127).
+func (m *Manager) interrupt(s *Seat, pane *Pane) {
+	key := s.Account.Kind.def().interrupt
+	snap := s.Activity.Snapshot()
+	if key == nil || (snap.State != ActWorking && snap.State != ActWaiting) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), interruptWait)
+	defer cancel()
+	if pane.TypeRoom(ctx, key) != nil {
+		return
+	}
+	select {
+	case <-pane.Done():
+	case <-ctx.Done():
+	}
 }
 
 // Restart stops the seat (if running) and starts it again.
@@ -425,3 +482,73 @@ func (m *Manager) Close() {
 
 // Running reports whether topic has any seat.
 func (m *Manager) Running(topic string) bool { return len(m.Seats(topic)) > 0 }
+
+// Errors of hook calls.
+var (
+	// ErrHookSecret reports a hook call without the seat's secret.
+	ErrHookSecret = errors.New("not this seat's hook secret")
+)
+
+// CheckHook says whether secret is the hook secret of account's running
+// seat in topic. The room token is not enough: every seat has it.
+func (m *Manager) CheckHook(topic, account, secret string) error {
+	s, ok := m.Seat(topic, account)
+	if !ok {
+		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	}
+	s.mu.Lock()
+	want := s.Launch.Hook.Secret
+	s.mu.Unlock()
+	if want == "" || subtle.ConstantTimeCompare([]byte(want), []byte(secret)) != 1 {
+		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrHookSecret)
+	}
+	return nil
+}
+
+// hookBarrier bounds how long a hook that can open a prompt waits for a
+// post being typed to get its \r.
+const hookBarrier = 5 * time.Second
+
+// Activity takes one activity hook call of account's seat in topic (the
+// caller has checked the secret). A hook after which the CLI may open a
+// prompt returns only once no post is being typed into the seat.
+func (m *Manager) Activity(ctx context.Context, topic, account, event string, body []byte) error {
+	s, ok := m.Seat(topic, account)
+	if !ok {
+		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	}
+	ev, err := ParseHookEvent(event, body)
+	if err != nil {
+		return err
+	}
+	s.Activity.Apply(ev)
+	switch ev.Event {
+	case "PreToolUse", "PermissionRequest", "Elicitation", "Notification":
+		ctx, cancel := context.WithTimeout(ctx, hookBarrier)
+		defer cancel()
+		if err := s.Activity.WaitTyping(ctx); err != nil {
+			m.o.Log.Warn("hook barrier: a post was still being typed", "topic", topic, "account", account, "event", event)
+		}
+	}
+	return nil
+}
+
+// Release ends the holds of account's seat in topic on the person's word
+// (a prompt declined by number, which no hook reports).
+func (m *Manager) Release(topic, account string) error {
+	s, ok := m.Seat(topic, account)
+	if !ok {
+		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	}
+	s.Activity.Release()
+	return nil
+}
+
+// typistHeld turns the typist's hold reports into activity events.
+func (m *Manager) typistHeld(topic, account string, held int, why string) {
+	name := account
+	if s, ok := m.Seat(topic, account); ok {
+		name = s.Account.CallName()
+	}
+	m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: name, Held: held, Hold: why})
+}

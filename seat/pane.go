@@ -159,13 +159,14 @@ type Pane struct {
 	dirty    chan struct{} // buffered 1: coalesced
 	released chan struct{} // buffered 1: unsent input went empty
 
-	inMu     sync.Mutex
-	unsent   Unsent
-	inq      []inWrite
-	inClosed bool
-	inReady  chan struct{} // buffered 1
-	lastIn   atomic.Int64  // unix nanos of the last key written to the PTY
-	lastOut  atomic.Int64  // unix nanos of the last output read from the PTY
+	inMu      sync.Mutex
+	unsent    Unsent
+	keyFilter atomic.Pointer[func([]byte) bool]
+	inq       []inWrite
+	inClosed  bool
+	inReady   chan struct{} // buffered 1
+	lastIn    atomic.Int64  // unix nanos of the last key written to the PTY
+	lastOut   atomic.Int64  // unix nanos of the last output read from the PTY
 
 	stopOnce sync.Once
 	stopc    chan struct{} // closed by Stop
@@ -454,7 +455,9 @@ func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
 	was := p.unsent.Pending()
 	switch kind {
 	case inputPerson:
-		p.unsent.Feed(b)
+		if f := p.keyFilter.Load(); f == nil || !(*f)(b) {
+			p.unsent.Feed(b)
+		}
 	case inputSubmit:
 		p.unsent.Clear()
 	}
@@ -517,6 +520,28 @@ func (p *Pane) writeWait(ctx context.Context, b []byte, kind inputKind) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// SetKeyFilter sets f to see the person's keys first, in order: keys for
+// which it reports true are not input for the unsent-key tracker (answer
+// keys to a prompt the seat waits on). f must not block.
+func (p *Pane) SetKeyFilter(f func(b []byte) bool) { p.keyFilter.Store(&f) }
+
+// CanonicalInput reports whether the application reads its terminal line by
+// line (ICANON set): the kernel's line discipline then ends an input at
+// every newline.
+func (p *Pane) CanonicalInput() bool {
+	sc, err := p.pty.SyscallConn()
+	if err != nil {
+		return false
+	}
+	canon := false
+	_ = sc.Control(func(fd uintptr) {
+		if t, err := unix.IoctlGetTermios(int(fd), ioctlGetTermios); err == nil {
+			canon = t.Lflag&unix.ICANON != 0
+		}
+	})
+	return canon
 }
 
 // Pending reports whether the person has typed input not yet sent.

@@ -97,40 +97,31 @@ func sidecarEnv(req LaunchRequest, unseen bool) [][2]string {
 	return env
 }
 
-// registration is what register needs.
+// registration is what a kind's register needs.
 type registration struct {
 	exe, runtimeDir, server string
-	env                     [][2]string
+	env                     [][2]string // the sidecar's
+	hook                    HookTarget  // where the seat's hooks report
+	// argv is the launch line so far (the account's words and the
+	// session manners); a kind may rewrite it (Claude's --settings).
+	argv []string
+	// getenv reads the child's environment; home and dir are the
+	// person's home and the launch's working directory.
+	getenv    func(string) string
+	home, dir string
 }
 
 // registered is how a launch carries the registration.
 type registered struct {
-	args []string    // appended to argv
-	env  [][2]string // added to the child's env
-	file string      // the registration file, "" for none
+	argv    []string    // the whole launch line
+	env     [][2]string // added to the child's env
+	mcpFile string      // the MCP registration file, "" for none
+	files   []string    // every file written for the launch
 }
 
-// register prepares the sidecar's registration for a kind.
-func register(k Kind, r registration) (registered, error) {
-	switch k {
-	case KindClaudeCode:
-		file, err := writeMCPConfig(r)
-		if err != nil {
-			return registered{}, err
-		}
-		return registered{
-			args: []string{"--mcp-config", file, "--allowedTools", ClaudeAllowedTools(r.server)},
-			file: file,
-		}, nil
-	case KindCodex:
-		args, env := codexRegistration(r)
-		return registered{args: args, env: env}, nil
-	case KindCLI:
-		file, err := writeMCPConfig(r)
-		if err != nil {
-			return registered{}, err
-		}
-		return registered{env: [][2]string{{EnvMCPConfig, file}}, file: file}, nil
+func (k Kind) register(r registration) (registered, error) {
+	if f := k.def().register; f != nil {
+		return f(r)
 	}
 	return registered{}, fmt.Errorf("kind %q: %w", k, ErrNotLaunchable)
 }
@@ -148,28 +139,39 @@ type MCPServerEntry struct {
 	Command string            `json:"command"`
 	Args    []string          `json:"args"`
 	Env     map[string]string `json:"env,omitempty"`
+	// AlwaysLoad keeps the server's tools in Claude's prompt (not
+	// deferred behind ToolSearch).
+	AlwaysLoad bool `json:"alwaysLoad,omitempty"`
 }
 
-// writeMCPConfig writes the registration file: mode 0600 from its creation,
-// a name no other launch has, in the runtime folder (created 0700).
-func writeMCPConfig(r registration) (path string, err error) {
-	if err := os.MkdirAll(r.runtimeDir, 0o700); err != nil {
-		return "", fmt.Errorf("runtime folder: %w", err)
-	}
+// writeMCPConfig writes the MCP registration file (writeRuntimeFile). Claude
+// Code 2.1.332 defers MCP tools behind its ToolSearch tool (one more model
+// round trip for every answer to the room) unless the server entry asks for
+// them to load: alwaysLoad, which 2.1.197 accepts and ignores.
+func writeMCPConfig(r registration, alwaysLoad bool) (path string, err error) {
 	env := make(map[string]string, len(r.env))
 	for _, kv := range r.env {
 		env[kv[0]] = kv[1]
 	}
 	cfg := MCPConfig{MCPServers: map[string]MCPServerEntry{
-		r.server: {Type: "stdio", Command: r.exe, Args: []string{SidecarCommand}, Env: env},
+		r.server: {Type: "stdio", Command: r.exe, Args: []string{SidecarCommand}, Env: env, AlwaysLoad: alwaysLoad},
 	}}
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(r.runtimeDir, "mcp-*.json") // created 0600
+	return writeRuntimeFile(r.runtimeDir, "mcp-*.json", data)
+}
+
+// writeRuntimeFile writes a per-launch file: mode 0600 from its creation, a
+// name no other launch has, in the runtime folder (created 0700).
+func writeRuntimeFile(dir, pattern string, data []byte) (path string, err error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("runtime folder: %w", err)
+	}
+	f, err := os.CreateTemp(dir, pattern) // created 0600
 	if err != nil {
-		return "", fmt.Errorf("registration file: %w", err)
+		return "", fmt.Errorf("per-launch file: %w", err)
 	}
 	path = f.Name()
 	defer func() {
@@ -179,14 +181,14 @@ func writeMCPConfig(r registration) (path string, err error) {
 	}()
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
-		return "", fmt.Errorf("registration file: %w", err)
+		return "", fmt.Errorf("per-launch file: %w", err)
 	}
 	if _, err := f.Write(append(data, '\n')); err != nil {
 		f.Close()
-		return "", fmt.Errorf("registration file: %w", err)
+		return "", fmt.Errorf("per-launch file: %w", err)
 	}
 	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("registration file: %w", err)
+		return "", fmt.Errorf("per-launch file: %w", err)
 	}
 	return path, nil
 }

@@ -208,15 +208,13 @@ func stubSidecar(t *testing.T) (exe, dir string) {
 	}
 	dir = t.TempDir()
 	exe = filepath.Join(t.TempDir(), "pullcept")
-	script := fmt.Sprintf("#!/bin/sh\n[ \"$#\" = 1 ] && [ \"$1\" = sidecar ] || { echo \"stub: want the argument sidecar, got: $*\" >&2; exit 2; }\n"+
+	script := fmt.Sprintf("#!/bin/sh\n[ \"$1\" = hook ] && exit 0\n[ \"$#\" = 1 ] && [ \"$1\" = sidecar ] || { echo \"stub: want the argument sidecar, got: $*\" >&2; exit 2; }\n"+
 		"%s=%s exec %s -test.run='^TestSeatStubSidecar$'\n", stubSidecarDirEnv, shellQuote(dir), shellQuote(self))
 	if err := os.WriteFile(exe, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return exe, dir
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // stubCalls reads the calls the stand-in recorded.
 func stubCalls(t *testing.T, dir string) []stubCall {

@@ -37,42 +37,6 @@ import (
 	"unicode/utf16"
 )
 
-// transcriptRoot is where the kind keeps its conversations for a child with
-// this environment.
-func (k Kind) transcriptRoot(getenv func(string) string, home string) string {
-	switch k {
-	case KindClaudeCode:
-		if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			return d
-		}
-		return filepath.Join(home, ".claude")
-	case KindCodex:
-		if d := getenv("CODEX_HOME"); d != "" {
-			return d
-		}
-		return filepath.Join(home, ".codex")
-	}
-	return ""
-}
-
-// conversationExists answers the third resume condition for session id of a
-// seat working in dir. A cli account names no storage: its record is
-// trusted, and a resume that fails is caught when the session ends without
-// reaching the room (ShouldDropOnExit).
-func (k Kind) conversationExists(root, dir, id string) bool {
-	switch k {
-	case KindClaudeCode:
-		_, ok := FindClaudeTranscript(root, dir, id)
-		return ok
-	case KindCodex:
-		_, ok, _ := FindCodexRollout(root, id)
-		return ok
-	case KindCLI:
-		return true
-	}
-	return false
-}
-
 // claudeSlugMax is the longest slug Claude Code uses as it is.
 const claudeSlugMax = 200
 

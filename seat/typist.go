@@ -60,7 +60,23 @@ type TypistOptions struct {
 	Location *time.Location
 	// Log receives typing failures; nil means slog.Default().
 	Log *slog.Logger
+	// OnHold, if set, is told when the number of posts a terminal holds, or
+	// why it holds them, changes (held 0 and why "" when it types again).
+	// It must not block.
+	OnHold func(topic, account string, held int, why string)
 }
+
+// Gate says whether a terminal may be typed into now: a seat's Activity.
+// Begin is asked before each post; End follows its \r.
+type Gate interface {
+	Begin() (ok bool, why string)
+	End()
+	Changed() <-chan struct{}
+}
+
+// HoldUnsent is why a terminal holds posts while the person has unsent keys
+// in it.
+const HoldUnsent = "unsent keys in this pane (Enter or Ctrl-U releases)"
 
 // Typist types room posts into the attached terminals. Its methods are safe
 // for concurrent use.
@@ -77,14 +93,19 @@ type termKey struct{ topic, account string }
 
 // termQueue is one terminal's queue and the goroutine that types it.
 type termQueue struct {
-	w      TerminalWriter
-	ctx    context.Context
-	cancel context.CancelFunc
-	done   chan struct{}
+	topic, account string
+	w              TerminalWriter
+	gate           Gate // nil: always open
+	ctx            context.Context
+	cancel         context.CancelFunc
+	done           chan struct{}
 
-	mu    sync.Mutex
-	posts [][]byte // the texts to type, oldest first
-	ready chan struct{}
+	mu           sync.Mutex
+	posts        []queued // oldest first
+	ready        chan struct{}
+	why          string // why the head is held, "" when not
+	report       [2]any // the last (held, why) told to OnHold
+	onHoldReport func(held int, why string)
 
 	// onHold, for tests, is called each time the head post is held.
 	onHold func()
@@ -121,14 +142,22 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Attach registers w as account's terminal in topic, replacing (and
 // detaching) any earlier one. Posts delivered from now on are typed into it.
 func (t *Typist) Attach(topic, account string, w TerminalWriter) {
-	t.attach(topic, account, w, nil)
+	t.attach(topic, account, w, nil, nil)
 }
 
-func (t *Typist) attach(topic, account string, w TerminalWriter, onHold func()) {
+// AttachGated is Attach with a gate: nothing is typed while the gate holds.
+func (t *Typist) AttachGated(topic, account string, w TerminalWriter, g Gate) {
+	t.attach(topic, account, w, g, nil)
+}
+
+func (t *Typist) attach(topic, account string, w TerminalWriter, g Gate, onHold func()) {
 	k := termKey{topic, account}
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &termQueue{w: w, ctx: ctx, cancel: cancel, done: make(chan struct{}), ready: make(chan struct{}, 1), onHold: onHold}
+	q := &termQueue{topic: topic, account: account, w: w, gate: g, ctx: ctx, cancel: cancel, done: make(chan struct{}), ready: make(chan struct{}, 1), onHold: onHold}
 	t.mu.Lock()
+	if f := t.opts.OnHold; f != nil {
+		q.onHoldReport = func(held int, why string) { f(topic, account, held, why) }
+	}
 	if t.closed {
 		t.mu.Unlock()
 		cancel()
@@ -174,7 +203,7 @@ func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []s
 	if len(accounts) == 0 {
 		return
 	}
-	text := []byte(wire.TagLine(role, post, t.opts.Location) + "\n" + wire.TypedBody(post.Content))
+	p := queued{tag: wire.TagLine(role, post, t.opts.Location), body: wire.TypedBody(post.Content)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	seen := make(map[string]bool, len(accounts))
@@ -184,7 +213,7 @@ func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []s
 		}
 		seen[a] = true
 		if q := t.terms[termKey{topic, a}]; q != nil {
-			q.push(text)
+			q.push(p)
 		}
 	}
 }
@@ -206,15 +235,20 @@ func (t *Typist) Close() {
 	t.wg.Wait()
 }
 
-func (q *termQueue) push(text []byte) {
+// queued is one post waiting in a terminal's queue: its tag line and its
+// sanitised body.
+type queued struct{ tag, body string }
+
+func (q *termQueue) push(p queued) {
 	q.mu.Lock()
-	q.posts = append(q.posts, text)
+	q.posts = append(q.posts, p)
+	q.reportLocked()
 	q.mu.Unlock()
 	notifyChan(q.ready)
 }
 
 // head waits for the queue's first post.
-func (q *termQueue) head() ([]byte, bool) {
+func (q *termQueue) head() (queued, bool) {
 	for {
 		q.mu.Lock()
 		if len(q.posts) > 0 {
@@ -226,28 +260,83 @@ func (q *termQueue) head() ([]byte, bool) {
 		select {
 		case <-q.ready:
 		case <-q.ctx.Done():
-			return nil, false
+			return queued{}, false
 		}
 	}
 }
 
 func (q *termQueue) pop() {
 	q.mu.Lock()
-	q.posts[0] = nil
+	q.posts[0] = queued{}
 	q.posts = q.posts[1:]
+	q.reportLocked()
 	q.mu.Unlock()
 }
 
+// hold records why the head is held ("" = it is being typed).
+func (q *termQueue) hold(why string) {
+	q.mu.Lock()
+	q.why = why
+	q.reportLocked()
+	q.mu.Unlock()
+}
+
+// held is how many posts the queue holds and why (0, "" when it types).
+func (q *termQueue) held() (int, string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.why == "" {
+		return 0, ""
+	}
+	return len(q.posts), q.why
+}
+
+func (q *termQueue) reportLocked() {
+	if q.onHoldReport == nil {
+		return
+	}
+	n, why := len(q.posts), q.why
+	if why == "" {
+		n = 0
+	}
+	r := [2]any{n, why}
+	if r != q.report {
+		q.report = r
+		q.onHoldReport(n, why)
+	}
+}
+
+// setHoldReporter sets OnHold (the seat manager's, made after the typist).
+// Terminals attached later report to it.
+func (t *Typist) setHoldReporter(f func(topic, account string, held int, why string)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.opts.OnHold = f
+}
+
+// Held reports how many posts account's terminal in topic holds, and why.
+func (t *Typist) Held(topic, account string) (int, string) {
+	t.mu.Lock()
+	q := t.terms[termKey{topic, account}]
+	t.mu.Unlock()
+	if q == nil {
+		return 0, ""
+	}
+	return q.held()
+}
+
 func (t *Typist) typeLoop(q *termQueue) {
+	var gateChanged <-chan struct{}
+	if q.gate != nil {
+		gateChanged = q.gate.Changed()
+	}
 	for {
-		text, ok := q.head()
+		p, ok := q.head()
 		if !ok {
 			return
 		}
 		if q.w.Pending() {
-			if q.onHold != nil {
-				q.onHold()
-			}
+			t.held(q, HoldUnsent)
 			select {
 			case <-q.w.InputReleased():
 				continue // look again: the person may have typed anew
@@ -263,7 +352,23 @@ func (t *Typist) typeLoop(q *termQueue) {
 				continue // look again: the person may have typed meanwhile
 			}
 		}
-		if err := t.typePost(q, text); err != nil {
+		if q.gate != nil {
+			if ok, why := q.gate.Begin(); !ok {
+				t.held(q, why)
+				select {
+				case <-gateChanged:
+					continue
+				case <-q.ctx.Done():
+					return
+				}
+			}
+		}
+		q.hold("")
+		err := t.typePost(q, p)
+		if q.gate != nil {
+			q.gate.End()
+		}
+		if err != nil {
 			if q.ctx.Err() != nil {
 				return
 			}
@@ -273,6 +378,29 @@ func (t *Typist) typeLoop(q *termQueue) {
 	}
 }
 
+func (t *Typist) held(q *termQueue, why string) {
+	q.hold(why)
+	if q.onHold != nil {
+		q.onHold()
+	}
+}
+
+// canonical is a terminal that says whether its application reads it line
+// by line (the terminal's canonical mode, ICANON).
+type canonical interface{ CanonicalInput() bool }
+
+// postText is what is typed for p: the tag line, "\n" and the body. Into a
+// terminal in canonical mode every body line arrives as an input of its
+// own, so a body line shaped like the tag would read as a tag line: such
+// lines are neutralised there (wire.NeutraliseTagLines; docs/decisions.md).
+func postText(w TerminalWriter, p queued) []byte {
+	body := p.body
+	if c, ok := w.(canonical); ok && c.CanonicalInput() {
+		body = wire.NeutraliseTagLines(body)
+	}
+	return []byte(p.tag + "\n" + body)
+}
+
 // outputter is a terminal that says when its application last drew.
 type outputter interface{ LastOutput() time.Time }
 
@@ -280,9 +408,9 @@ type outputter interface{ LastOutput() time.Time }
 // the typed text before the pause.
 const echoWait = 2 * time.Second
 
-func (t *Typist) typePost(q *termQueue, text []byte) error {
+func (t *Typist) typePost(q *termQueue, p queued) error {
 	typed := time.Now()
-	if err := q.w.TypeRoom(q.ctx, text); err != nil {
+	if err := q.w.TypeRoom(q.ctx, postText(q.w, p)); err != nil {
 		return err
 	}
 	// A busy CLI that reads the text and the \r in one read takes the \r

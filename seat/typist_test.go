@@ -246,7 +246,7 @@ func TestTypistHoldsWhilePendingAndReleasesInOrder(t *testing.T) {
 	term := newFakeTerm()
 	term.pending = true
 	held := make(chan struct{}, 10)
-	ty.attach("t", "a", term, func() { held <- struct{}{} })
+	ty.attach("t", "a", term, nil, func() { held <- struct{}{} })
 	ty.Deliver("t", roomPost("m1", "Lin", "one"), "admin", []string{"a"})
 	ty.Deliver("t", roomPost("m2", "Lin", "two"), "admin", []string{"a"})
 	<-held
@@ -271,7 +271,7 @@ func TestTypistDecidesAtTypingTime(t *testing.T) {
 	term := newFakeTerm()
 	term.afterSubmit = func() { term.pending = true } // once, below
 	held := make(chan struct{}, 10)
-	ty.attach("t", "a", term, func() { held <- struct{}{} })
+	ty.attach("t", "a", term, nil, func() { held <- struct{}{} })
 	ty.Deliver("t", roomPost("m1", "Lin", "one"), "admin", []string{"a"})
 	ty.Deliver("t", roomPost("m2", "Lin", "two"), "admin", []string{"a"})
 	if got := term.next(t); !strings.Contains(got, `"m1"`) {
@@ -302,7 +302,7 @@ func TestTypistDetachDropsAndClose(t *testing.T) {
 	term := newFakeTerm()
 	term.pending = true
 	held := make(chan struct{}, 10)
-	ty.attach("t", "a", term, func() { held <- struct{}{} })
+	ty.attach("t", "a", term, nil, func() { held <- struct{}{} })
 	ty.Deliver("t", roomPost("m1", "Lin", "one"), "admin", []string{"a"})
 	<-held
 	ty.Detach("t", "a") // returns: the held goroutine ends
@@ -420,7 +420,7 @@ func TestTypistHoldsForPersonInScriptCLI(t *testing.T) {
 			p, rec := startScriptCLI(t, bin)
 			ty := realTypist(t)
 			held := make(chan struct{}, 10)
-			ty.attach("t", "a", p, func() { held <- struct{}{} })
+			ty.attach("t", "a", p, nil, func() { held <- struct{}{} })
 			p.Write([]byte("half"))
 			p.Write([]byte("日本"))
 			p.Write([]byte{0x7f})

@@ -731,12 +731,19 @@ func (m *model) partRows() []partRow {
 	for _, a := range m.accounts {
 		known[a.ID] = true
 		st := "—"
+		var seat SeatInfo
 		for _, s := range m.seatList {
 			if s.Account == a.ID {
-				st = s.State
+				st, seat = s.State, s
 			}
 		}
-		if inRoster[a.ID] && st != StateExited {
+		switch {
+		case st == StateExited:
+		case seat.Held > 0:
+			st = fmt.Sprintf("%d held", seat.Held)
+		case seat.Activity == "waiting":
+			st = "waiting"
+		case inRoster[a.ID]:
 			st = "in room"
 		}
 		rows = append(rows, partRow{name: a.Name, account: a.ID, kind: a.Kind, state: st})

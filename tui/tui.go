@@ -82,6 +82,13 @@ type SeatInfo struct {
 	// State is StateStarting, StateRunning, StateExited or another word the
 	// seat manager uses (shown as it is).
 	State string
+	// Activity is what the seat's CLI is doing, from its hooks: starting,
+	// ready, working, waiting, ended ("" when unknown); Wait is what a
+	// waiting seat waits for (permission, question, elicitation).
+	Activity, Wait string
+	// Held is how many room posts the seat's terminal holds, Hold why.
+	Held int
+	Hold string
 	// Pane is the seat's terminal; nil when it has none.
 	Pane Pane
 }

@@ -262,6 +262,12 @@ func (m *model) drawParts(r Rect) []string {
 func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	focused := m.focus == focusPane && m.paneIdx == i
 	title := fmt.Sprintf("%s · %s · %s", wire.OneLine(s.Name), s.Kind, s.State)
+	if a := activityText(s); a != "" {
+		title += " · " + a
+	}
+	if s.Held > 0 {
+		title += fmt.Sprintf(" · %d held — %s", s.Held, s.Hold)
+	}
 	if focused && m.scrollMode {
 		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
 	}
@@ -365,4 +371,16 @@ func (m *model) overlayHelp(rows []string) {
 		lines = append(lines, style(fit("", w), "48;5;235"))
 	}
 	overlay(rows, Rect{X: (m.w - w) / 2, Y: 1, W: w, H: h}, lines, m.w)
+}
+
+// activityText is a seat's activity as a title shows it: "waiting for
+// permission", "working", "ready".
+func activityText(s SeatInfo) string {
+	switch {
+	case s.Activity == "waiting" && s.Wait != "":
+		return "waiting for " + s.Wait
+	case s.State == StateExited:
+		return ""
+	}
+	return s.Activity
 }

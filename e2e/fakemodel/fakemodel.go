@@ -55,6 +55,10 @@ type Request struct {
 	// ToolResults are the results that arrived after the newest user turn,
 	// oldest first: what the current turn has done so far.
 	ToolResults []ToolResult
+	// AllResults are every tool result of the conversation, oldest first
+	// (a post typed in while a tool ran can start a new user turn before
+	// the model has answered the result).
+	AllResults []ToolResult
 	// Side is true for a side call that wants JSON-schema output (Claude's
 	// session titles). The server answers it itself; the Behaviour never
 	// sees it.
@@ -410,5 +414,7 @@ func (c *turnBuilder) userText(parts []string) {
 func (c *turnBuilder) call(id, name string) { c.names[id] = name }
 
 func (c *turnBuilder) result(id, output string, isErr bool) {
-	c.req.ToolResults = append(c.req.ToolResults, ToolResult{Tool: c.names[id], CallID: id, Output: output, IsError: isErr})
+	r := ToolResult{Tool: c.names[id], CallID: id, Output: output, IsError: isErr}
+	c.req.ToolResults = append(c.req.ToolResults, r)
+	c.req.AllResults = append(c.req.AllResults, r)
 }

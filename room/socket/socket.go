@@ -47,6 +47,10 @@ type Server struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	conns map[*websocket.Conn]struct{}
+	hooks Hooks
+
+	refused       int
+	refusedLogged time.Time
 }
 
 // NewToken makes a fresh random token (one per run).
@@ -112,45 +116,113 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// ServeHTTP refuses anything without the token, before any frame.
+// ServeHTTP refuses anything without the right secret, before any frame:
+// the room token for the WebSocket, the seat's own hook secret for a hook.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !s.authorized(r) {
-		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
-		return
-	}
 	switch {
-	case r.Method == http.MethodGet && r.URL.Path == Path:
-		s.serveWS(w, r)
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/hooks/"):
 		s.serveHook(w, r)
+	case !s.authorized(r):
+		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+	case r.Method == http.MethodGet && r.URL.Path == Path:
+		s.serveWS(w, r)
 	default:
 		http.Error(w, "not found", http.StatusNotFound)
 	}
 }
 
+// Hooks is what the socket needs to take a seat's hook calls (the seat
+// manager): each launch has its own secret, and a call is accepted only for
+// its own seat.
+type Hooks interface {
+	// CheckHook says whether secret is the hook secret of account's seat in
+	// topic (an error naming why not).
+	CheckHook(topic, account, secret string) error
+	// Activity takes an activity event; it may wait briefly (a post being
+	// typed finishes first). A body it cannot read is an error.
+	Activity(ctx context.Context, topic, account, event string, body []byte) error
+}
+
+// SetHooks wires the seats' hooks (before any seat starts).
+func (s *Server) SetHooks(h Hooks) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = h
+}
+
+// hookLogEvery bounds the log of refused hook calls: one line per interval.
+const hookLogEvery = 10 * time.Second
+
 // serveHook answers POST /hooks/status/<topic>/<account> and
-// /hooks/activity/<event>/<topic>/<account> with {} at once.
+// /hooks/activity/<event>/<topic>/<account> with {}. Refused calls get a
+// 4xx, change nothing, and are logged at most once per hookLogEvery.
 func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxHookBody+1))
-	if err != nil || len(body) > maxHookBody {
-		http.Error(w, "hook body unreadable or over 256 KiB", http.StatusRequestEntityTooLarge)
-		return
+	s.mu.Lock()
+	hooks := s.hooks
+	s.mu.Unlock()
+	refuse := func(code int, msg string) {
+		s.logRefusedHook(code, msg)
+		http.Error(w, msg, code)
 	}
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
+	var event, topic, account string
 	switch {
 	case len(parts) == 3 && parts[0] == "status" && parts[1] != "" && parts[2] != "":
+		topic, account = parts[1], parts[2]
+	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
+		event, topic, account = parts[1], parts[2], parts[3]
+	default:
+		refuse(http.StatusNotFound, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
+		return
+	}
+	if hooks == nil {
+		refuse(http.StatusNotFound, "this room runs no seats")
+		return
+	}
+	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if err := hooks.CheckHook(topic, account, secret); err != nil {
+		refuse(http.StatusForbidden, "hook refused: "+err.Error())
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxHookBody+1))
+	if err != nil || len(body) > maxHookBody {
+		refuse(http.StatusRequestEntityTooLarge, "hook body unreadable or over 256 KiB")
+		return
+	}
+	if event == "" {
 		five, seven := parseStatus(body)
 		if five != nil || seven != nil {
-			s.engine.RecordUsage(parts[1], parts[2], five, seven)
+			s.engine.RecordUsage(topic, account, five, seven)
 		}
-	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
-		s.engine.RecordActivity(parts[2], parts[3], parts[1])
-	default:
-		http.Error(w, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>", http.StatusNotFound)
-		return
+	} else {
+		if err := hooks.Activity(r.Context(), topic, account, event, body); err != nil {
+			refuse(http.StatusBadRequest, "hook not taken: "+err.Error())
+			return
+		}
+		s.engine.RecordActivity(topic, account, event)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, "{}")
+}
+
+// logRefusedHook logs a refused hook call, at most one line per
+// hookLogEvery (with how many were refused since), its text cut short: the
+// fields come from outside.
+func (s *Server) logRefusedHook(code int, msg string) {
+	s.mu.Lock()
+	s.refused++
+	now := time.Now()
+	if now.Sub(s.refusedLogged) < hookLogEvery {
+		s.mu.Unlock()
+		return
+	}
+	n := s.refused
+	s.refused, s.refusedLogged = 0, now
+	s.mu.Unlock()
+	if len(msg) > 200 {
+		msg = msg[:200] + "…"
+	}
+	s.log.Warn("hook call refused", "status", code, "reason", msg, "refused_since_last_line", n)
 }
 
 // parseStatus reads the rate limits of a Claude Code status line payload:

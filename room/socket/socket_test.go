@@ -2,7 +2,9 @@ package socket
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -101,11 +103,41 @@ func TestTokenRequiredBeforeAnyFrame(t *testing.T) {
 			t.Fatalf("token %q: err=%v resp=%v", tok, err, resp)
 		}
 	}
+	v.srv.SetHooks(&fakeHooks{secrets: map[string]string{v.topic + "/acc": "s1"}})
 	req, _ := http.NewRequest("POST", "http://"+v.srv.Addr()+"/hooks/status/"+v.topic+"/acc", strings.NewReader("{}"))
 	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusUnauthorized {
-		t.Fatalf("hook without token: %v %v", resp, err)
+	if err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("hook without its secret: %v %v", resp, err)
 	}
+}
+
+// fakeHooks accepts a hook call with the secret of its seat ("topic/acc")
+// and records the activity events; a body that is not JSON is an error.
+type fakeHooks struct {
+	mu      sync.Mutex
+	secrets map[string]string
+	events  []string
+}
+
+func (f *fakeHooks) CheckHook(topic, account, secret string) error {
+	want, ok := f.secrets[topic+"/"+account]
+	switch {
+	case !ok:
+		return errors.New("no such seat")
+	case secret != want:
+		return errors.New("not this seat's secret")
+	}
+	return nil
+}
+
+func (f *fakeHooks) Activity(_ context.Context, topic, account, event string, body []byte) error {
+	if !json.Valid(body) {
+		return errors.New("not JSON")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.events = append(f.events, topic+"/"+account+"/"+event)
+	return nil
 }
 
 func TestPostRoundTripAndFloor(t *testing.T) {
@@ -256,29 +288,34 @@ func TestHistoryPagesOwnTopic(t *testing.T) {
 func TestHooks(t *testing.T) {
 	t.Parallel()
 	v := newEnv(t)
+	hooks := &fakeHooks{secrets: map[string]string{v.topic + "/acc": "secret-a", v.topic + "/other": "secret-b"}}
+	v.srv.SetHooks(hooks)
 	sub := v.e.Subscribe()
 	defer sub.Close()
-	post := func(path, body string) *http.Response {
+	post := func(path, secret, body string) (int, string) {
 		req, _ := http.NewRequest("POST", "http://"+v.srv.Addr()+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+v.srv.Token())
+		if secret != "" {
+			req.Header.Set("Authorization", "Bearer "+secret)
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp
+		defer resp.Body.Close()
+		var buf bytes.Buffer
+		buf.ReadFrom(resp.Body)
+		return resp.StatusCode, buf.String()
 	}
-	resp := post("/hooks/status/"+v.topic+"/acc", `{"model":{"id":"x"},"rate_limits":{"five_hour":{"used_percentage":85,"resets_at":1760000000},"seven_day":{"used_percentage":12.5,"resets_at":"2026-10-12T00:00:00Z"}}}`)
-	var buf bytes.Buffer
-	buf.ReadFrom(resp.Body)
-	if resp.StatusCode != 200 || buf.String() != "{}" {
-		t.Fatalf("status hook: %d %q", resp.StatusCode, buf.String())
+	status := `{"model":{"id":"x"},"rate_limits":{"five_hour":{"used_percentage":85,"resets_at":1760000000},"seven_day":{"used_percentage":12.5,"resets_at":"2026-10-12T00:00:00Z"}}}`
+	if code, body := post("/hooks/status/"+v.topic+"/acc", "secret-a", status); code != 200 || body != "{}" {
+		t.Fatalf("status hook: %d %q", code, body)
 	}
 	u, ok := v.e.Usage().Get(v.topic, "acc")
 	if !ok || u.FiveHour.UsedPercentage != 85 || u.FiveHour.ResetsAt != "2025-10-09T08:53:20Z" || u.SevenDay.ResetsAt != "2026-10-12T00:00:00Z" {
 		t.Fatalf("usage = %+v %+v", u.FiveHour, u.SevenDay)
 	}
-	if resp := post("/hooks/activity/PreToolUse/"+v.topic+"/acc", `{}`); resp.StatusCode != 200 {
-		t.Fatal(resp.Status)
+	if code, _ := post("/hooks/activity/PreToolUse/"+v.topic+"/acc", "secret-a", `{}`); code != 200 {
+		t.Fatal(code)
 	}
 	for {
 		ev := <-sub.C
@@ -289,8 +326,32 @@ func TestHooks(t *testing.T) {
 			break
 		}
 	}
-	if resp := post("/hooks/limited/x/y", `{}`); resp.StatusCode != 404 {
-		t.Fatalf("unknown hook: %s", resp.Status)
+	// Refused: each changes nothing.
+	big := `{"x":"` + strings.Repeat("a", maxHookBody) + `"}`
+	for _, tc := range []struct {
+		name, path, secret, body string
+		code                     int
+	}{
+		{"the room token alone", "/hooks/activity/Stop/" + v.topic + "/acc", v.srv.Token(), `{}`, 403},
+		{"another seat's secret", "/hooks/activity/Stop/" + v.topic + "/acc", "secret-b", `{}`, 403},
+		{"no secret", "/hooks/status/" + v.topic + "/acc", "", status, 403},
+		{"an unknown seat", "/hooks/activity/Stop/" + v.topic + "/nobody", "secret-a", `{}`, 403},
+		{"a body that is not JSON", "/hooks/activity/Stop/" + v.topic + "/acc", "secret-a", `{not json`, 400},
+		{"an oversized body", "/hooks/activity/Stop/" + v.topic + "/acc", "secret-a", big, 413},
+		{"an unknown hook", "/hooks/limited/x/y", "secret-a", `{}`, 404},
+		{"a path with too many parts", "/hooks/activity/Stop/" + v.topic + "/acc/x", "secret-a", `{}`, 404},
+	} {
+		if code, _ := post(tc.path, tc.secret, tc.body); code != tc.code {
+			t.Errorf("%s: %d, want %d", tc.name, code, tc.code)
+		}
+	}
+	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
+	if len(hooks.events) != 1 {
+		t.Errorf("refused calls reached the seats: %q", hooks.events)
+	}
+	if u2, _ := v.e.Usage().Get(v.topic, "acc"); u2 != u {
+		t.Errorf("a refused status call changed the usage: %+v", u2)
 	}
 }
 

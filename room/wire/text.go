@@ -50,3 +50,19 @@ func Visible(s string) string {
 func OneLine(s string) string { return strings.ReplaceAll(Visible(s), "\n", "⏎") }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) }
+
+// NeutraliseTagLines quotes ("> ") every body line that, after leading
+// blanks, begins like the tag line ("[pullcept]"). Only for a terminal that
+// reads line by line (canonical mode), where each body line arrives as an
+// input of its own and a forged tag would stand first in one (spec 003 "本物
+// の札は一行目だけである"; docs/decisions.md). Claude Code and Codex read raw
+// keys and get the body as said.
+func NeutraliseTagLines(body string) string {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), strings.TrimSpace(TagPrefix)) {
+			lines[i] = "> " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,490 @@
+package seat
+
+// A seat's activity: one state per seat, decided from the signals its CLI
+// sends (hooks) and the keys the person writes into its pane — never from
+// reading the screen (spec 003 "アプリは端末へ書くが、端末の出力は読まない").
+//
+// The states: starting (launched, no start signal yet), ready, working (a
+// turn, a tool or a subagent is running), waiting (a permission prompt, a
+// question or an elicitation dialog waits for the person), ended. Each
+// change carries the signal that decided it.
+//
+// The hold (spec "許可の画面で止まっている Claude Code の席には打たない",
+// #346): nothing is typed into a seat while it waits for the person, nor
+// while one of its tool calls is between PreToolUse and its end — a prompt
+// can open at any moment of that span, and a post's letters or \r would
+// answer it (Codex reads single letters as choices). The typist asks Begin
+// before each post; a hook that can open a prompt (PreToolUse,
+// PermissionRequest, Elicitation) first closes the gate, then waits for a
+// post being typed to finish its \r before the CLI is let go on
+// (WaitTyping), so a prompt never opens between a post's text and its \r.
+//
+// Claude fires no hook when the person declines a prompt. The person's keys
+// in a waiting pane are answer keys (not unsent input): Esc ends the wait
+// and, for a CLI where Esc interrupts the turn (Claude), the turn; any other
+// answer key (Enter, a digit, a letter) marks the wait answered, and the
+// hold lasts until the CLI says the tool ended or the turn moved on. A
+// decline by number therefore keeps posts held until the next turn, Esc, or
+// Release (docs/decisions.md).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Activity states.
+const (
+	ActStarting = "starting"
+	ActReady    = "ready"
+	ActWorking  = "working"
+	ActWaiting  = "waiting"
+	ActEnded    = "ended"
+)
+
+// What a waiting seat waits for.
+const (
+	WaitPermission  = "permission"
+	WaitQuestion    = "question"
+	WaitElicitation = "elicitation"
+)
+
+// Signals that are not hooks.
+const (
+	SignalLaunched   = "process started"
+	SignalExited     = "process ended"
+	SignalEsc        = "Esc in the pane"
+	SignalAnswerKeys = "answer keys in the pane"
+	SignalReleased   = "released by the person"
+)
+
+// HookEvent is what the activity reads of one hook call.
+type HookEvent struct {
+	Event            string `json:"hook_event_name"`
+	ToolName         string `json:"tool_name"`
+	ToolUseID        string `json:"tool_use_id"`
+	Source           string `json:"source"`
+	NotificationType string `json:"notification_type"`
+	AgentID          string `json:"agent_id"`
+	Reason           string `json:"reason"`
+	SessionID        string `json:"session_id"`
+}
+
+// ErrHookBody reports a hook body that is not a JSON object or names
+// another event than its path.
+var ErrHookBody = errors.New("bad hook body")
+
+// ParseHookEvent reads a hook call for event (from the path). The body is
+// the CLI's hook JSON; an empty body is an event with no fields.
+func ParseHookEvent(event string, body []byte) (HookEvent, error) {
+	var ev HookEvent
+	if len(body) > 0 {
+		var probe any
+		if err := json.Unmarshal(body, &probe); err != nil {
+			return HookEvent{}, fmt.Errorf("%w: not JSON: %v", ErrHookBody, err)
+		}
+		if _, ok := probe.(map[string]any); !ok {
+			return HookEvent{}, fmt.Errorf("%w: not a JSON object", ErrHookBody)
+		}
+		_ = json.Unmarshal(body, &ev) // fields of other types are left empty
+	}
+	if ev.Event != "" && ev.Event != event {
+		return HookEvent{}, fmt.Errorf("%w: the body is %q, the path %q", ErrHookBody, ev.Event, event)
+	}
+	ev.Event = event
+	return ev, nil
+}
+
+// ActivitySnapshot is a seat's activity at one moment.
+type ActivitySnapshot struct {
+	State  string `json:"state"`
+	Signal string `json:"signal"`
+	// Wait is what a waiting seat waits for.
+	Wait string `json:"wait,omitempty"`
+	// Tools is how many tool calls are running; Tool names the newest.
+	Tools int    `json:"tools,omitempty"`
+	Tool  string `json:"tool,omitempty"`
+	// Hold is why nothing may be typed now ("" = typing is allowed).
+	Hold string `json:"hold,omitempty"`
+	// Loaded: a resumed conversation said it loaded (SessionStart resume).
+	Loaded bool      `json:"loaded,omitempty"`
+	Since  time.Time `json:"since"`
+}
+
+// ActivityOptions are a kind's manners that the activity needs.
+type ActivityOptions struct {
+	// ReportsStart: the CLI sends SessionStart at launch; until then the
+	// seat is starting.
+	ReportsStart bool
+	// EscInterrupts: the person's Esc ends a wait and the turn (Claude).
+	EscInterrupts bool
+	// CLI names the CLI in hold reasons.
+	CLI string
+	Now func() time.Time
+	// OnChange is called (outside the lock) after every change.
+	OnChange func(ActivitySnapshot)
+}
+
+// Activity is one seat's activity. Its methods are safe for concurrent use.
+type Activity struct {
+	o ActivityOptions
+
+	mu       sync.Mutex
+	started  bool
+	ended    bool
+	inTurn   bool
+	tools    map[string]bool
+	anon     int // tool calls without an id
+	agents   map[string]bool
+	wait     string
+	tool     string // the newest running tool's name
+	answered bool
+	loaded   bool
+	signal   string
+	since    time.Time
+	settle   time.Time     // an interrupted turn is still being wound down until then
+	typing   chan struct{} // non-nil while a post is being typed; closed at End
+	changed  chan struct{} // buffered 1
+	last     ActivitySnapshot
+}
+
+// NewActivity makes a seat's activity, starting.
+func NewActivity(o ActivityOptions) *Activity {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.CLI == "" {
+		o.CLI = "the CLI"
+	}
+	a := &Activity{o: o, tools: map[string]bool{}, agents: map[string]bool{}, changed: make(chan struct{}, 1), signal: SignalLaunched, since: o.Now()}
+	a.last = a.snapshotLocked()
+	return a
+}
+
+// Launched records that the process runs: a kind that reports no start
+// signal is ready now.
+func (a *Activity) Launched() {
+	a.update(func() string {
+		if !a.o.ReportsStart {
+			a.started = true
+		}
+		return SignalLaunched
+	})
+}
+
+// Exited records the end of the process.
+func (a *Activity) Exited() {
+	a.update(func() string { a.ended = true; a.clearLocked(); return SignalExited })
+}
+
+// Apply takes one hook event.
+func (a *Activity) Apply(ev HookEvent) {
+	a.update(func() string {
+		switch ev.Event {
+		case "SessionStart":
+			a.started = true
+			a.clearLocked()
+			if ev.Source == "resume" {
+				a.loaded = true
+			}
+		case "UserPromptSubmit":
+			// A prompt went in, so no dialog is open; after an answered
+			// one, the tool it asked for is over (a decline by number
+			// fires nothing else).
+			if a.answered {
+				a.clearLocked()
+			}
+			a.started, a.inTurn = true, true
+			a.wait, a.answered = "", false
+		case "PreToolUse":
+			a.started, a.inTurn = true, true
+			if roomTool(ev.ToolName) {
+				return "" // the room's own tools are pre-approved: no prompt
+			}
+			a.tool = ev.ToolName
+			if ev.ToolUseID != "" {
+				a.tools[ev.ToolUseID] = true
+			} else {
+				a.anon++
+			}
+		case "PermissionRequest":
+			a.started, a.inTurn = true, true
+			a.wait, a.answered = WaitPermission, false
+			if ev.ToolName == "AskUserQuestion" {
+				a.wait = WaitQuestion
+			}
+		case "Notification":
+			switch ev.NotificationType {
+			case "permission_prompt":
+				if a.wait == "" && !a.answered {
+					a.wait = WaitPermission
+				}
+			case "elicitation_dialog":
+				if a.wait == "" && !a.answered {
+					a.wait = WaitElicitation
+				}
+			default:
+				return "" // idle_prompt and others change nothing
+			}
+		case "Elicitation":
+			a.wait, a.answered = WaitElicitation, false
+		case "ElicitationResult":
+			if a.wait == WaitElicitation {
+				a.wait = ""
+			}
+			a.answered = false
+		case "PostToolUse", "PostToolUseFailure", "PermissionDenied":
+			if roomTool(ev.ToolName) {
+				return ""
+			}
+			a.endToolLocked(ev.ToolUseID)
+			a.wait, a.answered = "", false
+		case "SubagentStart":
+			if ev.AgentID != "" {
+				a.agents[ev.AgentID] = true
+			}
+		case "SubagentStop":
+			delete(a.agents, ev.AgentID)
+		case "Stop", "StopFailure":
+			a.clearLocked()
+		case "Interrupt":
+			a.clearLocked()
+			a.settleLocked()
+		case "SessionEnd":
+			a.clearLocked()
+			a.ended = true
+		default:
+			return ""
+		}
+		return ev.Event
+	})
+}
+
+func (a *Activity) endToolLocked(id string) {
+	switch {
+	case id != "" && a.tools[id]:
+		delete(a.tools, id)
+	case a.anon > 0:
+		a.anon--
+	case id == "" && len(a.tools) > 0 && a.anon == 0:
+		// An end without an id (a CLI that gives none): the oldest is
+		// unknown, so one of them ends.
+		for k := range a.tools {
+			delete(a.tools, k)
+			break
+		}
+	}
+}
+
+// clearLocked ends the turn: no tool, no wait, no subagent.
+func (a *Activity) clearLocked() {
+	a.inTurn = false
+	a.tools = map[string]bool{}
+	a.anon = 0
+	a.agents = map[string]bool{}
+	a.wait, a.answered = "", false
+}
+
+// PersonKeys takes the keys the person wrote into the seat's pane. It
+// reports whether they were answer keys for a waiting prompt (and so not
+// unsent input for the tracker).
+func (a *Activity) PersonKeys(b []byte) (answer bool) {
+	a.mu.Lock()
+	waiting := a.wait != ""
+	working := len(a.tools) > 0 || a.anon > 0 || a.inTurn
+	a.mu.Unlock()
+	esc := len(b) == 1 && b[0] == 0x1b
+	switch {
+	case esc && waiting:
+		a.update(func() string {
+			if a.o.EscInterrupts {
+				a.clearLocked()
+				a.settleLocked()
+			} else {
+				a.wait, a.answered = "", true
+			}
+			return SignalEsc
+		})
+		return true
+	case esc && working && a.o.EscInterrupts:
+		a.update(func() string { a.clearLocked(); a.settleLocked(); return SignalEsc })
+		return false
+	case waiting && isAnswerKey(b):
+		a.update(func() string { a.wait, a.answered = "", true; return SignalAnswerKeys })
+		return true
+	}
+	return waiting // moving in the dialog (arrows) is not unsent input either
+}
+
+// roomTool reports whether a hook's tool is one of the room's own (the
+// sidecar's), which every launch registers as allowed without asking
+// (Claude: --allowedTools; Codex: default_tools_approval_mode "approve"), so
+// it never opens a prompt and holds nothing. Claude names them
+// mcp__pullcept__<tool>; Codex likewise.
+func roomTool(name string) bool {
+	return strings.HasPrefix(name, ClaudeToolName(MCPServerName, ""))
+}
+
+// isAnswerKey: Enter, or one printable character (a choice's digit or
+// letter).
+func isAnswerKey(b []byte) bool {
+	if len(b) == 1 && b[0] == '\r' {
+		return true
+	}
+	return len(b) == 1 && b[0] >= 0x20 && b[0] < 0x7f
+}
+
+// Release ends every wait and tool the app knows of, on the person's word.
+func (a *Activity) Release() {
+	a.update(func() string { a.clearLocked(); return SignalReleased })
+}
+
+// Begin asks to type a post now: ok is false (with the reason) while the
+// seat holds. After ok, End must follow once the post's \r is written.
+func (a *Activity) Begin() (ok bool, why string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if why := a.holdLocked(); why != "" {
+		return false, why
+	}
+	a.typing = make(chan struct{})
+	return true, ""
+}
+
+// End says the post begun is typed.
+func (a *Activity) End() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.typing != nil {
+		close(a.typing)
+		a.typing = nil
+	}
+}
+
+// WaitTyping waits until no post is being typed (or ctx ends).
+func (a *Activity) WaitTyping(ctx context.Context) error {
+	a.mu.Lock()
+	c := a.typing
+	a.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	select {
+	case <-c:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Changed is signalled (coalesced) after every change.
+func (a *Activity) Changed() <-chan struct{} { return a.changed }
+
+// Snapshot is the activity now.
+func (a *Activity) Snapshot() ActivitySnapshot {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.snapshotLocked()
+}
+
+// ResumeLoaded reports whether the CLI said a resumed conversation loaded.
+func (a *Activity) ResumeLoaded() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.loaded
+}
+
+// SettleTime is how long the hold lasts after a turn was interrupted: Codex
+// fires Interrupt "right before an interrupted turn is aborted", and a post
+// typed in that span was measured to be sent and also put back into its
+// composer, so it went twice. Claude's Esc gets the same margin.
+const SettleTime = time.Second
+
+// settleLocked starts the settle span and wakes the typist when it ends.
+func (a *Activity) settleLocked() {
+	a.settle = a.o.Now().Add(SettleTime)
+	time.AfterFunc(SettleTime, func() {
+		notifyChan(a.changed)
+		a.update(func() string {
+			if a.last.Hold != a.holdLocked() {
+				return "interrupted turn wound down"
+			}
+			return ""
+		})
+	})
+}
+
+func (a *Activity) holdLocked() string {
+	n := len(a.tools) + a.anon
+	switch {
+	case a.ended:
+		return ""
+	case a.o.Now().Before(a.settle):
+		return a.o.CLI + " is ending the interrupted turn"
+	case a.wait == WaitPermission:
+		return "waiting for your permission"
+	case a.wait == WaitQuestion:
+		return "waiting for your answer"
+	case a.wait == WaitElicitation:
+		return "waiting for your input"
+	case a.answered && n > 0:
+		return "you answered a prompt; waiting for " + a.o.CLI + " to go on (Esc in the pane releases)"
+	case n > 0:
+		return "a tool is running"
+	}
+	return ""
+}
+
+func (a *Activity) stateLocked() string {
+	switch {
+	case a.ended:
+		return ActEnded
+	case a.wait != "":
+		return ActWaiting
+	case !a.started:
+		return ActStarting
+	case a.inTurn || len(a.tools)+a.anon > 0 || len(a.agents) > 0:
+		return ActWorking
+	}
+	return ActReady
+}
+
+func (a *Activity) snapshotLocked() ActivitySnapshot {
+	tool := ""
+	if len(a.tools)+a.anon > 0 {
+		tool = a.tool
+	}
+	return ActivitySnapshot{State: a.stateLocked(), Signal: a.signal, Wait: a.wait, Tools: len(a.tools) + a.anon, Tool: tool,
+		Hold: a.holdLocked(), Loaded: a.loaded, Since: a.since}
+}
+
+// update applies f (which returns the deciding signal, "" for no change)
+// and tells of a change.
+func (a *Activity) update(f func() string) {
+	a.mu.Lock()
+	sig := f()
+	if sig == "" {
+		a.mu.Unlock()
+		return
+	}
+	snap := a.snapshotLocked()
+	if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded {
+		a.signal, a.since = sig, a.o.Now()
+		snap.Signal, snap.Since = sig, a.since
+	} else {
+		snap.Signal, snap.Since = a.signal, a.since
+	}
+	changed := snap != a.last
+	a.last = snap
+	a.mu.Unlock()
+	if changed {
+		notifyChan(a.changed)
+		if a.o.OnChange != nil {
+			a.o.OnChange(snap)
+		}
+	}
+}

@@ -1,0 +1,219 @@
+package seat
+
+// Claude Code's manners (measured with 2.1.197 and 2.1.332:
+// ../shared/notes/real-clis.md, cli-hooks.md).
+//
+//   - Launch: `claude --session-id ID` for a fresh session (the app mints
+//     the id), `claude --resume ID` to go back; transcripts under
+//     CONFIG/projects/<slug>/<id>.jsonl (transcript.go).
+//   - Sidecar: --mcp-config FILE (0600, runtime folder) with alwaysLoad, and
+//     --allowedTools for the room's three tools so the room never stalls on
+//     a permission prompt for its own tools.
+//   - Hooks: --settings FILE (0600, runtime folder), merged by Claude with
+//     the person's own settings. http hooks for every event they work for,
+//     with the launch's secret in a header read from the environment; a
+//     command hook for SessionStart (http is skipped there). The status
+//     line is `pullcept hook status`, which also runs the person's own
+//     status-line command and prints its output.
+//   - An account whose command already passes --settings: its file (or
+//     inline JSON) is merged into the launch's file ("--settings の二重宣言");
+//     one that cannot be read is refused with the reason.
+//   - Signals: SessionStart source "resume" says a resumed conversation
+//     loaded; a failed --resume fires only SessionEnd (#127).
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+var claudeKind = kindDef{
+	namesCLI:       true,
+	launchable:     true,
+	command:        "claude",
+	resumeLine:     "claude --resume " + SessionIDPlaceholder,
+	newSessionLine: "claude --session-id " + SessionIDPlaceholder,
+	mintsID:        func(Account) bool { return true },
+	newArgs: func(command []string, id string) []string {
+		if id == "" {
+			return slices.Clone(command)
+		}
+		return append(slices.Clone(command), "--session-id", id)
+	},
+	resumeArgs: func(command []string, id string) []string {
+		return append(slices.Clone(command), "--resume", id)
+	},
+	transcriptRoot: claudeConfigDir,
+	conversationExists: func(root, dir, id string) bool {
+		_, ok := FindClaudeTranscript(root, dir, id)
+		return ok
+	},
+	register:           registerClaude,
+	resumeLoadedSignal: true,
+	reportsStart:       true,
+	interrupt:          []byte{0x1b},
+}
+
+// claudeHTTPEvents are the events reported by http hooks (all Claude
+// delivers them for); claudeCommandEvents need a command hook.
+var (
+	claudeHTTPEvents = []string{"UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
+		"PostToolUseFailure", "PermissionDenied", "Notification", "Elicitation", "ElicitationResult",
+		"SubagentStart", "SubagentStop", "Stop", "SessionEnd"}
+	claudeCommandEvents = []string{"SessionStart"}
+)
+
+// claudeHookTimeout bounds an http hook (seconds). PreToolUse waits for the
+// answer; the app answers within the typist's echo wait.
+const claudeHookTimeout = 30
+
+func registerClaude(r registration) (registered, error) {
+	argv, theirs, err := takeClaudeSettings(r.argv, r.dir)
+	if err != nil {
+		return registered{}, err
+	}
+	settings := claudeSettings(r, theirs)
+	data, err := json.MarshalIndent(settings, "", "  ")
+	if err != nil {
+		return registered{}, err
+	}
+	var env [][2]string
+	if cmd := claudeOwnStatusLine(theirs, r); cmd != "" {
+		env = append(env, [2]string{EnvStatusLine, cmd})
+	}
+	mcp, err := writeMCPConfig(r, true)
+	if err != nil {
+		return registered{}, err
+	}
+	sfile, err := writeRuntimeFile(r.runtimeDir, "claude-settings-*.json", data)
+	if err != nil {
+		os.Remove(mcp)
+		return registered{}, err
+	}
+	argv = append(argv, "--settings", sfile, "--mcp-config", mcp, "--allowedTools", ClaudeAllowedTools(r.server))
+	return registered{argv: argv, env: append(env, r.hook.env()...), mcpFile: mcp, files: []string{mcp, sfile}}, nil
+}
+
+// claudeSettings is the launch's settings: the account's own (if its command
+// passed --settings) with the room's hooks added to each event and the
+// room's status line.
+func claudeSettings(r registration, theirs map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range theirs {
+		out[k] = v
+	}
+	hooks, _ := out["hooks"].(map[string]any)
+	merged := map[string]any{}
+	for k, v := range hooks {
+		merged[k] = v
+	}
+	add := func(event string, h map[string]any) {
+		groups, _ := merged[event].([]any)
+		merged[event] = append(slices.Clone(groups), map[string]any{"hooks": []any{h}})
+	}
+	for _, ev := range claudeHTTPEvents {
+		add(ev, map[string]any{
+			"type": "http", "url": r.hook.ActivityURL(ev), "timeout": claudeHookTimeout,
+			"headers":        map[string]any{"Authorization": "Bearer $" + EnvHookSecret},
+			"allowedEnvVars": []any{EnvHookSecret},
+		})
+	}
+	for _, ev := range claudeCommandEvents {
+		add(ev, map[string]any{"type": "command", "command": hookCommandLine(r.exe, ev), "timeout": claudeHookTimeout})
+	}
+	out["hooks"] = merged
+	out["statusLine"] = map[string]any{"type": "command", "command": hookCommandLine(r.exe, HookStatus), "padding": 0}
+	return out
+}
+
+// takeClaudeSettings removes a --settings VALUE (or --settings=VALUE) from
+// argv and reads it: a file, or inline JSON. A value that cannot be read is
+// an error naming it.
+func takeClaudeSettings(argv []string, dir string) (rest []string, theirs map[string]any, err error) {
+	var values []string
+	for i := 0; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--settings" && i+1 < len(argv):
+			values = append(values, argv[i+1])
+			i++
+		case strings.HasPrefix(a, "--settings="):
+			values = append(values, strings.TrimPrefix(a, "--settings="))
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if len(values) == 0 {
+		return rest, nil, nil
+	}
+	if len(values) > 1 {
+		return nil, nil, fmt.Errorf("the command passes --settings %d times; pass it once and the room's hooks are merged into it", len(values))
+	}
+	v := strings.TrimSpace(values[0])
+	data := []byte(v)
+	if !strings.HasPrefix(v, "{") {
+		p := v
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if data, err = os.ReadFile(p); err != nil {
+			return nil, nil, fmt.Errorf("the command's --settings %s cannot be read to merge the room's hooks into it: %w", v, err)
+		}
+	}
+	if err := json.Unmarshal(data, &theirs); err != nil || theirs == nil {
+		return nil, nil, fmt.Errorf("the command's --settings %s is not a JSON object, so the room's hooks cannot be merged into it: %v", v, errOr(err, "null"))
+	}
+	if h, ok := theirs["hooks"]; ok {
+		if _, isMap := h.(map[string]any); !isMap {
+			return nil, nil, fmt.Errorf("the command's --settings %s has \"hooks\" that is not an object", v)
+		}
+	}
+	return rest, theirs, nil
+}
+
+// claudeOwnStatusLine is the person's own status-line command, in Claude's
+// order of precedence: the account's --settings, the project's local and
+// shared settings, then the user's.
+func claudeOwnStatusLine(theirs map[string]any, r registration) string {
+	if c := statusLineCommand(theirs); c != "" {
+		return c
+	}
+	root := claudeConfigDir(r.getenv, r.home)
+	for _, p := range []string{
+		filepath.Join(r.dir, ".claude", "settings.local.json"),
+		filepath.Join(r.dir, ".claude", "settings.json"),
+		filepath.Join(root, "settings.json"),
+	} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(data, &m) == nil {
+			if c := statusLineCommand(m); c != "" {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+func statusLineCommand(settings map[string]any) string {
+	sl, _ := settings["statusLine"].(map[string]any)
+	if t, _ := sl["type"].(string); t != "" && t != "command" {
+		return ""
+	}
+	c, _ := sl["command"].(string)
+	return strings.TrimSpace(c)
+}
+
+// claudeConfigDir is $CLAUDE_CONFIG_DIR, else ~/.claude.
+func claudeConfigDir(getenv func(string) string, home string) string {
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(home, ".claude")
+}
