@@ -105,12 +105,26 @@ func newCLIRoom(t *testing.T, b fakemodel.Behaviour) *cliRoom {
 	if err != nil {
 		required(t, err.Error())
 	}
+	return newCLIRoomWith(t, b, roomOptions{bins: bins})
+}
+
+// roomOptions are what newCLIRoomWith varies.
+type roomOptions struct {
+	bins clihome.Bins // the CLIs to run
+	// claudeCommand is the Claude account's command ("" for the kind's
+	// default), e.g. "claude --permission-mode default".
+	claudeCommand string
+}
+
+func newCLIRoomWith(t *testing.T, b fakemodel.Behaviour, o roomOptions) *cliRoom {
+	t.Helper()
+	bins := o.bins
 	model := fakemodel.Start(t, b)
 	cwd := t.TempDir()
 	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
 	phome := t.TempDir()
-	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q},{"id":"codex","name":%q,"kind":"codex","dir":%q}]}`,
-		claudeName, cwd, codexName, cwd)
+	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q},{"id":"codex","name":%q,"kind":"codex","dir":%q}]}`,
+		claudeName, cwd, o.claudeCommand, codexName, cwd)
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -603,7 +617,8 @@ func (c *cliRoom) sessionOf(t *testing.T, topic, account string) string {
 		tp := x.(map[string]any)
 		if tp["id"] == topic {
 			s, _ := tp["sessions"].(map[string]any)
-			return fmt.Sprint(s[account])
+			id, _ := s[account].(string)
+			return id
 		}
 	}
 	return ""

@@ -8,8 +8,10 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pullcept/e2e/fakemodel"
 )
@@ -134,5 +136,157 @@ func holdScenario(t *testing.T, c *cliRoom, account, name, prompt, decline, appr
 		if acks != 1 {
 			t.Fatalf("%s: %s answered %d times", tc.name, name, acks)
 		}
+	}
+}
+
+// #127 with Claude: a resume whose conversation does not load (a transcript
+// holding only metadata, what a seat stopped mid-turn can leave) must drop
+// the topic's record, although Claude's sidecar joins the room before
+// Claude says "No conversation found" and exits 1. The signal is that
+// SessionStart "resume" never came.
+func TestRealClaudeFailedResumeDropsTheRecord(t *testing.T) {
+	t.Parallel()
+	c := newCLIRoom(t, roomAgent(nil))
+	topic := c.topic()
+	first := c.startSeat(t, topic, "claude", claudeName)
+	sid, _ := first["session_id"].(string)
+	c.post(t, topic, "@"+claudeName+" hello", "")
+	c.waitPost(topic, claudeName, "ack from Lin: hello")
+	transcript := claudeTranscript(t, c.home, sid)
+	waitFileHas(t, transcript, "hello")
+	if r := c.do(map[string]any{"cmd": "stop", "topic": topic, "account": "claude"}); r["event"] != "stop" {
+		t.Fatalf("%v", r)
+	}
+	// Only metadata is left: the file exists (so the resume line is
+	// chosen), the conversation does not.
+	if err := os.WriteFile(transcript, []byte(`{"type":"summary","summary":"cut short","leafUuid":"00000000-0000-4000-8000-000000000000"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	from := c.mark()
+	r := c.do(map[string]any{"cmd": "start", "topic": topic, "account": "claude"})
+	if res, _ := r["result"].(map[string]any); res["resumed_from"] != sid {
+		t.Fatalf("the start did not try to resume %s: %v", sid, r)
+	}
+	ended := c.waitFrom(from, func(m map[string]any) bool {
+		return m["event"] == "seat" && m["topic"] == topic && m["state"] == "exited" && m["requested"] != true
+	})
+	if ended["dropped_on_exit"] != true || ended["dropped_resume"] != sid {
+		t.Fatalf("a resume that never loaded ended without dropping the record: %v", ended)
+	}
+	if got := c.sessionOf(t, topic, "claude"); got != "" {
+		t.Fatalf("the topic still records %q", got)
+	}
+	// The next start is fresh and works.
+	fresh := c.startSeat(t, topic, "claude", claudeName)
+	if fresh["resumed_from"] != nil || fresh["session_id"] == sid {
+		t.Fatalf("the start after the dropped record: %v", fresh)
+	}
+}
+
+// A Claude seat stopped mid-turn resumes on its next start with a
+// conversation that loads (SessionStart "resume"). The stop interrupts a
+// busy Claude first (Esc) so it can write the turn; with 2.1.197 a stop by
+// signals alone also left a resumable transcript in this scenario, so this
+// test guards the outcome, not the Esc.
+func TestRealClaudeStoppedMidTurnResumes(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	ack := roomAgent(nil)
+	c := newCLIRoom(t, func(r fakemodel.Request) fakemodel.Reply {
+		if _, body, ok := fakemodel.ParseTagged(r.LastUserTurn()); ok && body == "think long" && len(r.ToolResults) == 0 {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			<-release // the model never answers: the turn is cut by the stop
+			return fakemodel.Say("late")
+		}
+		return ack(r)
+	})
+	t.Cleanup(func() { close(release) }) // before the model server closes
+	topic := c.topic()
+	first := c.startSeat(t, topic, "claude", claudeName)
+	sid, _ := first["session_id"].(string)
+	from := c.mark()
+	c.post(t, topic, "@"+claudeName+" think long", "")
+	<-entered // the model request of the turn is in flight
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "working" })
+	if r := c.do(map[string]any{"cmd": "stop", "topic": topic, "account": "claude"}); r["event"] != "stop" {
+		t.Fatalf("%v", r)
+	}
+	from = c.mark()
+	again := c.startSeat(t, topic, "claude", claudeName)
+	if again["resumed_from"] != sid {
+		t.Fatalf("the start after a stop mid-turn did not resume %s: %v", sid, again)
+	}
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["loaded"] == true })
+	c.post(t, topic, "@"+claudeName+" still there?", c.lastPostID(topic))
+	c.waitPost(topic, claudeName, "ack from Lin: still there?")
+}
+
+// A cli account reports with `pullcept hook EVENT` (docs/hooks.md): its
+// question holds the room's posts like a CLI's permission prompt, the
+// person's answer reaches it (not a post's letters), and the held post is
+// typed once after the program says the tool ended.
+func TestCLIAccountHooksHoldPosts(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	script := filepath.Join(repoRoot(t), "e2e", "testdata", "askcli.sh")
+	cfg := `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":` + strconv.Quote(script) + `}]}`
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, home)
+	topic := s.topic()
+	if r := s.do(map[string]any{"cmd": "start", "topic": topic, "account": "ask"}); r["event"] != "start" {
+		t.Fatalf("%v", r)
+	}
+	screen := func() string {
+		r := s.do(map[string]any{"cmd": "screen", "topic": topic, "account": "ask"})
+		res, _ := r["result"].(map[string]any)
+		scr, _ := res["screen"].(string)
+		return scr
+	}
+	waitScr := func(text string) string {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			scr := screen()
+			if strings.Contains(scr, text) {
+				return scr
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the screen never showed %q:\n%s", text, scr)
+			}
+			time.Sleep(50 * time.Millisecond) // polling a screen; no event says "drawn"
+		}
+	}
+	waitScr("askcli READY")
+	s.wait(func(m map[string]any) bool { return m["event"] == "roster" && hasParticipant(m, "Ask") })
+	post := func(content string) {
+		if r := s.do(map[string]any{"cmd": "post", "topic": topic, "content": content}); r["delivered"] != true {
+			t.Fatalf("post %q: %v", content, r)
+		}
+	}
+	from := s.mark()
+	post("ask rm -rf build")
+	s.waitFrom(from, func(m map[string]any) bool {
+		a, _ := m["activity"].(map[string]any)
+		return m["event"] == "activity" && a["state"] == "waiting" && a["signal"] == "PermissionRequest"
+	})
+	waitScr("Allow rm -rf build? [y/n]")
+	post("yes please, and are you there?") // its letters must not answer
+	s.waitFrom(from, func(m map[string]any) bool {
+		held, _ := m["held"].(float64)
+		return m["event"] == "activity" && held == 1 && m["hold"] == "waiting for your permission"
+	})
+	if scr := screen(); strings.Contains(scr, "ANSWER<") {
+		t.Fatalf("the question was answered before the person did:\n%s", scr)
+	}
+	s.do(map[string]any{"cmd": "keys", "topic": topic, "account": "ask", "keys": "n\r"})
+	scr := waitScr("GOT<yes please, and are you there?>")
+	if strings.Count(scr, "GOT<yes please") != 1 || !strings.Contains(scr, "ANSWER<n>") ||
+		strings.Index(scr, "ANSWER<n>") > strings.Index(scr, "GOT<yes please") {
+		t.Fatalf("want the person's answer, then the held post once:\n%s", scr)
 	}
 }

@@ -28,6 +28,7 @@ package seat
 // Release (docs/decisions.md).
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -329,10 +330,10 @@ func roomTool(name string) bool {
 	return strings.HasPrefix(name, ClaudeToolName(MCPServerName, ""))
 }
 
-// isAnswerKey: Enter, or one printable character (a choice's digit or
-// letter).
+// isAnswerKey: a write holding Enter, or one printable character (a
+// choice's digit or letter).
 func isAnswerKey(b []byte) bool {
-	if len(b) == 1 && b[0] == '\r' {
+	if bytes.IndexByte(b, '\r') >= 0 {
 		return true
 	}
 	return len(b) == 1 && b[0] >= 0x20 && b[0] < 0x7f

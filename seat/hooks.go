@@ -33,13 +33,16 @@ const (
 	EnvHookTopic   = "PULLCEPT_HOOK_TOPIC"   // the seat's topic
 	EnvHookAccount = "PULLCEPT_HOOK_ACCOUNT" // the seat's account
 	EnvHookSecret  = "PULLCEPT_HOOK_SECRET"  // this launch's secret
+	// EnvHookBin is the absolute path of the pullcept binary, for a cli
+	// program's hooks: "$PULLCEPT_BIN" hook EVENT.
+	EnvHookBin = "PULLCEPT_BIN"
 	// EnvStatusLine is the person's own Claude status-line command, run by
 	// `pullcept hook status` so the person still sees it.
 	EnvStatusLine = "PULLCEPT_STATUSLINE_COMMAND"
 )
 
 // hookEnvNames are removed from the environment a child inherits.
-var hookEnvNames = []string{EnvHookURL, EnvHookTopic, EnvHookAccount, EnvHookSecret, EnvStatusLine}
+var hookEnvNames = []string{EnvHookURL, EnvHookTopic, EnvHookAccount, EnvHookSecret, EnvHookBin, EnvStatusLine}
 
 // HookCommand is the argument that makes the pullcept binary a hook.
 const HookCommand = "hook"
