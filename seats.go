@@ -232,6 +232,8 @@ func (t tuiSeats) Restart(topic, account string) error {
 	return err
 }
 
+func (t tuiSeats) Release(topic, account string) error { return t.s.mgr.Release(topic, account) }
+
 func (t tuiSeats) StopTopic(topic string) error { return t.s.mgr.StopTopic(topic) }
 func (t tuiSeats) Changed() <-chan struct{}     { return t.s.mgr.Changed() }
 func (t tuiSeats) Notices() <-chan string       { return t.s.notices }

@@ -199,8 +199,6 @@ func (s *Server) forward(ctx context.Context, sub *room.Subscription) {
 				s.write(line{"event": "log_error", "topic": ev.Topic, "error": ev.Err})
 			case room.EventUsage:
 				s.write(line{"event": "usage", "topic": ev.Topic, "account": ev.Account})
-			case room.EventActivity:
-				s.write(line{"event": "activity", "topic": ev.Topic, "account": ev.Account, "activity": ev.Activity})
 			case room.EventLagged:
 				s.write(line{"event": "error", "error": "event stream fell behind; events were lost"})
 			}

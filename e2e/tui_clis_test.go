@@ -115,15 +115,9 @@ func TestTUIRealClaude(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	race := filepath.Join(dir, "race")
-	stderr := filepath.Join(dir, "stderr")
-	status := filepath.Join(dir, "status")
-
 	// The environment: the clean one of the CLI home (nothing of a
 	// surrounding Claude session, no real key), the CLIs on PATH, and
-	// pullcept's own variables. The tmux server itself is started with it
-	// too, so its global environment adds nothing to the pane's.
+	// pullcept's own variables.
 	var env []string
 	for _, kv := range h.Env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -131,43 +125,8 @@ func TestTUIRealClaude(t *testing.T) {
 		}
 		env = append(env, kv)
 	}
-	env = append(env, "PULLCEPT_HOME="+phome, "PULLCEPT_NAME=Master", "PULLCEPT_PREFIX=ctrl+b",
-		"GORACE=log_path="+race)
-	tmuxEnv := slices.Clone(env)
-	if v, ok := os.LookupEnv("TMUX_TMPDIR"); ok { // where the socket lives
-		tmuxEnv = append(tmuxEnv, "TMUX_TMPDIR="+v)
-	}
-
-	r := &tuiRun{t: t, socket: fmt.Sprintf("pullcept-e2e-claude-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	args := []string{"start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
-		"new-session", "-d", "-x", "200", "-y", "50"}
-	for _, kv := range env {
-		args = append(args, "-e", kv)
-	}
-	args = append(args, shellQuote(pullceptBin)+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
-	startTmux := r.tmuxCmd(args...)
-	startTmux.Env = tmuxEnv
-	if out, err := startTmux.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			if out, err := r.tmuxCmd("capture-pane", "-p").CombinedOutput(); err == nil {
-				r.last = string(out)
-			}
-			t.Logf("screen (capture-pane):\n%s", r.last)
-			log, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.log"))
-			t.Logf("pullcept.log:\n%s", log)
-			errs, _ := os.ReadFile(stderr)
-			t.Logf("pullcept's stderr:\n%s", errs)
-			t.Logf("the model's requests:\n%s", describeRequests(model.Requests()))
-		}
-		_ = r.tmuxCmd("kill-server").Run()
-		files, _ := filepath.Glob(race + ".*")
-		for _, f := range files {
-			data, _ := os.ReadFile(f)
-			t.Errorf("the race detector reported (%s):\n%s", f, data)
-		}
+	r := startTUI(t, phome, env, 200, 50, func() {
+		t.Logf("the model's requests:\n%s", describeRequests(model.Requests()))
 	})
 
 	r.waitText("say something to the room", "Participants", claudeName)
@@ -275,12 +234,9 @@ func TestTUIRealClaude(t *testing.T) {
 	// Quit with the prefix key: pullcept ends with status 0 and Claude and
 	// the sidecar with it.
 	r.prefix("q")
-	r.until("pullcept to end", func() bool {
-		data, _ := os.ReadFile(status)
-		return strings.HasSuffix(string(data), "\n")
-	})
-	if data, _ := os.ReadFile(status); string(data) != "0\n" {
-		t.Errorf("pullcept exited with status %s", data)
+	r.until("pullcept to end", func() bool { return r.exitStatus() != "" })
+	if st := r.exitStatus(); st != "0" {
+		t.Errorf("pullcept exited with status %s", st)
 	}
 	r.until("Claude's process to end", func() bool {
 		return len(alive(claudePids)) == 0 && len(alive(processesWithArg(sid))) == 0 && len(alive(processesWithArg(regs[0]))) == 0

@@ -34,6 +34,18 @@ type tuiRun struct {
 	socket string
 	record string
 	last   string // the last screen read
+	// status is the file the shell around pullcept writes its exit status
+	// to (startTUI).
+	status string
+}
+
+// exitStatus is pullcept's exit status once it has ended ("" before).
+func (r *tuiRun) exitStatus() string {
+	data, _ := os.ReadFile(r.status)
+	if !strings.HasSuffix(string(data), "\n") {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 func (r *tuiRun) tmuxCmd(args ...string) *exec.Cmd {

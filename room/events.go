@@ -15,7 +15,6 @@ const (
 	EventRoster   EventKind = "roster"    // the participants of a room changed
 	EventLogError EventKind = "log_error" // a log append or index write failed; the post was still delivered
 	EventUsage    EventKind = "usage"     // a seat's usage figures arrived
-	EventActivity EventKind = "activity"  // a seat's activity hook arrived
 	EventLagged   EventKind = "lagged"    // this subscriber fell behind and was dropped
 )
 
@@ -28,8 +27,7 @@ type Event struct {
 	Role         string        // EventPost: the role typed in the tag line
 	Participants []Participant // EventRoster
 	Err          string        // EventLogError: the reason
-	Account      string        // EventUsage, EventActivity
-	Activity     string        // EventActivity: the hook's event name
+	Account      string        // EventUsage
 }
 
 // Participant is one seat of a room's roster. Seats are keyed by

@@ -65,10 +65,3 @@ func (e *Engine) RecordUsage(topic, account string, five, seven *wire.Window) {
 	e.usage.Record(topic, account, five, seven, e.cfg.Now())
 	e.broker.publish(Event{Kind: EventUsage, Topic: topic, Account: account})
 }
-
-// RecordActivity tells subscribers of a seat's activity hook (tool use,
-// permission wait, subagents). The room's seats, floor and log are not
-// touched.
-func (e *Engine) RecordActivity(topic, account, event string) {
-	e.broker.publish(Event{Kind: EventActivity, Topic: topic, Account: account, Activity: event})
-}

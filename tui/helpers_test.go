@@ -107,6 +107,7 @@ func (f *fakeSeats) Start(topic, account string) error {
 }
 func (f *fakeSeats) Stop(topic, account string) error    { f.call("stop " + account); return nil }
 func (f *fakeSeats) Restart(topic, account string) error { f.call("restart " + account); return nil }
+func (f *fakeSeats) Release(topic, account string) error { f.call("release " + account); return nil }
 func (f *fakeSeats) StopTopic(topic string) error {
 	f.call("stoptopic " + topic)
 	f.mu.Lock()

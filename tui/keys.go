@@ -59,6 +59,7 @@ const (
 	actStartSeat
 	actStopSeat
 	actRestartSeat
+	actReleaseSeat
 	actRename
 	actDelete
 	actHelp
@@ -174,6 +175,7 @@ var bindings = []binding{
 	{ctxParts, []string{"s", "enter"}, actStartSeat, "start the seat in this topic"},
 	{ctxParts, []string{"x"}, actStopSeat, "stop the seat"},
 	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat"},
+	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds (after a prompt declined by number)"},
 	{ctxParts, []string{"esc", "i"}, actFocusInput, "back to the input line"},
 	{ctxParts, []string{"tab"}, actFocusNext, "focus the next area"},
 

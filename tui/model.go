@@ -775,7 +775,7 @@ func (m *model) seatOp(act action) tea.Cmd {
 		return nil
 	}
 	seats, topic := m.seats, m.topic
-	verb := map[action]string{actStartSeat: "starting", actStopSeat: "stopping", actRestartSeat: "restarting"}[act]
+	verb := map[action]string{actStartSeat: "starting", actStopSeat: "stopping", actRestartSeat: "restarting", actReleaseSeat: "releasing"}[act]
 	m.status = verb + " " + name
 	return func() tea.Msg {
 		var err error
@@ -786,6 +786,8 @@ func (m *model) seatOp(act action) tea.Cmd {
 			err = seats.Stop(topic, acct)
 		case actRestartSeat:
 			err = seats.Restart(topic, acct)
+		case actReleaseSeat:
+			err = seats.Release(topic, acct)
 		}
 		if err != nil {
 			return noteMsg{err: fmt.Errorf("%s %s: %w", verb, name, err)}
@@ -1057,7 +1059,7 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			m.zoom = zoomRoom
 			m.focus = focusRoom
 		}
-	case actStartSeat, actStopSeat, actRestartSeat:
+	case actStartSeat, actStopSeat, actRestartSeat, actReleaseSeat:
 		return m.seatOp(act)
 	case actRename:
 		m.startRename(m.topic)

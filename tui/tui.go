@@ -100,6 +100,8 @@ type Seats interface {
 	Start(topic, account string) error
 	Stop(topic, account string) error
 	Restart(topic, account string) error
+	// Release ends the holds of a seat on the person's word.
+	Release(topic, account string) error
 	// StopTopic stops every seat of topic (before it is deleted).
 	StopTopic(topic string) error
 	// Changed is signalled when the seat list or a state changes or any

@@ -199,7 +199,6 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 			refuse(http.StatusBadRequest, "hook not taken: "+err.Error())
 			return
 		}
-		s.engine.RecordActivity(topic, account, event)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, "{}")

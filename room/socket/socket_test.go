@@ -317,15 +317,11 @@ func TestHooks(t *testing.T) {
 	if code, _ := post("/hooks/activity/PreToolUse/"+v.topic+"/acc", "secret-a", `{}`); code != 200 {
 		t.Fatal(code)
 	}
-	for {
-		ev := <-sub.C
-		if ev.Kind == room.EventActivity {
-			if ev.Activity != "PreToolUse" || ev.Account != "acc" {
-				t.Fatalf("%+v", ev)
-			}
-			break
-		}
+	hooks.mu.Lock()
+	if len(hooks.events) != 1 || hooks.events[0] != v.topic+"/acc/PreToolUse" {
+		t.Fatalf("activity reached the seats as %q", hooks.events)
 	}
+	hooks.mu.Unlock()
 	// Refused: each changes nothing.
 	big := `{"x":"` + strings.Repeat("a", maxHookBody) + `"}`
 	for _, tc := range []struct {

@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestTUIShowsHolds drives the TUI in tmux with a cli seat that asks the
+// person before it runs a command (e2e/testdata/askcli.sh, reporting with
+// pullcept hook): the pane title and the participants row say the seat
+// waits and how many posts it holds; the person's answer in the pane
+// releases them, and the held post is typed once.
+func TestTUIShowsHolds(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
+	phome := t.TempDir()
+	script := filepath.Join(repoRoot(t), "e2e", "testdata", "askcli.sh")
+	cfg := `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":` + strconv.Quote(script) + `}]}`
+	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Ask")
+	r.prefix("a")
+	r.keys("j")
+	r.keys("s")
+	r.waitText("Ask · cli · running", "askcli READY")
+	r.waitFor("Ask in the room", func(scr string) bool { return regexp.MustCompile(`● Ask +in room`).MatchString(scr) })
+
+	r.prefix("i")
+	r.text("@Ask ask rm -rf build")
+	r.keys("Enter")
+	r.waitText("Ask · cli · running · waiting for permission", "Allow rm -rf build? [y/n]")
+	r.waitFor("the waiting badge in the participants", func(scr string) bool {
+		return regexp.MustCompile(`● Ask +waiting`).MatchString(scr)
+	})
+	r.text("@Ask yes, are you there?")
+	r.keys("Enter")
+	r.waitText("Ask · cli · running · waiting for permission · 1 held — waiting for") // the title is cut at the pane's width
+	r.waitFor("the held count in the participants", func(scr string) bool {
+		return regexp.MustCompile(`● Ask +1 held`).MatchString(scr)
+	})
+	if strings.Contains(r.screen(), "ANSWER<") {
+		t.Fatal("a post answered the question")
+	}
+
+	// Answer in the pane: focus it (prefix o: input, room, then the pane),
+	// type n, Enter.
+	r.prefix("o")
+	r.prefix("o")
+	r.text("n")
+	r.keys("Enter")
+	scr := r.waitText("ANSWER<n>", "GOT<yes, are you there?>")
+	if strings.Count(scr, "GOT<yes, are you there?>") != 1 || strings.Contains(scr, "held —") {
+		t.Fatalf("after the answer:\n%s", scr)
+	}
+}

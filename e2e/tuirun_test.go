@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// startTUI runs pullcept (PULLCEPT_HOME=phome, the person Master, prefix
+// Ctrl-b) in a private tmux server of size w x h, with exactly env plus
+// pullcept's own variables: the tmux server itself is started with it, so
+// its global environment adds nothing to the pane's. On failure the
+// cleanup logs the screen, the app's log, pullcept's stderr and whatever
+// onFail adds; race reports fail the test.
+func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func()) *tuiRun {
+	t.Helper()
+	dir := t.TempDir()
+	race := filepath.Join(dir, "race")
+	stderr := filepath.Join(dir, "stderr")
+	status := filepath.Join(dir, "status")
+	env = append(slices.Clone(env), "PULLCEPT_HOME="+phome, "PULLCEPT_NAME=Master", "PULLCEPT_PREFIX=ctrl+b",
+		"GORACE=log_path="+race)
+	tmuxEnv := slices.Clone(env)
+	if v, ok := os.LookupEnv("TMUX_TMPDIR"); ok { // where the socket lives
+		tmuxEnv = append(tmuxEnv, "TMUX_TMPDIR="+v)
+	}
+	r := &tuiRun{t: t, socket: fmt.Sprintf("pullcept-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), status: status}
+	args := []string{"start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+		"new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)}
+	for _, kv := range env {
+		args = append(args, "-e", kv)
+	}
+	args = append(args, shellQuote(pullceptBin)+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
+	startTmux := r.tmuxCmd(args...)
+	startTmux.Env = tmuxEnv
+	if out, err := startTmux.CombinedOutput(); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			if out, err := r.tmuxCmd("capture-pane", "-p").CombinedOutput(); err == nil {
+				r.last = string(out)
+			}
+			t.Logf("screen (capture-pane):\n%s", r.last)
+			log, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.log"))
+			t.Logf("pullcept.log:\n%s", log)
+			errs, _ := os.ReadFile(stderr)
+			t.Logf("pullcept's stderr:\n%s", errs)
+			if onFail != nil {
+				onFail()
+			}
+		}
+		_ = r.tmuxCmd("kill-server").Run()
+		files, _ := filepath.Glob(race + ".*")
+		for _, f := range files {
+			data, _ := os.ReadFile(f)
+			t.Errorf("the race detector reported (%s):\n%s", f, data)
+		}
+	})
+	return r
+}
