@@ -6,6 +6,7 @@ package e2e
 // person declines or approves.
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -114,6 +115,11 @@ func holdScenario(t *testing.T, c *cliRoom, account, name, prompt, decline, appr
 			t.Fatalf("%s: the prompt went away while the post was held", tc.name)
 		}
 
+		// Claude Code 2.1.332 refuses a dialog's answer keys for 150 ms after
+		// it paints the dialog (and 150 ms after each refused key): a key
+		// sent as soon as the prompt shows is dropped. No event says the
+		// prompt takes keys.
+		time.Sleep(200 * time.Millisecond)
 		answered := c.mark()
 		c.do(map[string]any{"cmd": "keys", "topic": topic, "account": account, "keys": tc.keys})
 		c.waitPost(topic, name, "ack from "+name+": are you there? ("+tc.name+")")
@@ -288,5 +294,37 @@ func TestCLIAccountHooksHoldPosts(t *testing.T) {
 	if strings.Count(scr, "GOT<yes please") != 1 || !strings.Contains(scr, "ANSWER<n>") ||
 		strings.Index(scr, "ANSWER<n>") > strings.Index(scr, "GOT<yes please") {
 		t.Fatalf("want the person's answer, then the held post once:\n%s", scr)
+	}
+}
+
+// The person's own Claude settings keep working beside the launch's: their
+// hooks run, and their status line is what the room's status line shows.
+func TestRealClaudeKeepsThePersonsSettings(t *testing.T) {
+	t.Parallel()
+	c := newCLIRoom(t, roomAgent(nil))
+	settingsPath := filepath.Join(c.home, ".claude", "settings.json")
+	var settings map[string]any
+	data, err := os.ReadFile(settingsPath)
+	if err != nil || json.Unmarshal(data, &settings) != nil {
+		t.Fatalf("the seeded settings: %v", err)
+	}
+	touched := filepath.Join(t.TempDir(), "own-hook-ran")
+	settings["hooks"] = map[string]any{"SessionStart": []any{map[string]any{"hooks": []any{
+		map[string]any{"type": "command", "command": "touch " + touched},
+	}}}}
+	settings["statusLine"] = map[string]any{"type": "command", "command": "echo MY-OWN-STATUS"}
+	data, _ = json.Marshal(settings)
+	if err := os.WriteFile(settingsPath, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	topic := c.topic()
+	r := c.do(map[string]any{"cmd": "start", "topic": topic, "account": "claude"})
+	if r["event"] != "start" {
+		t.Fatalf("%v", r)
+	}
+	c.waitActivity(t, 0, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "SessionStart" })
+	c.waitScreen(t, topic, "claude", "MY-OWN-STATUS")
+	if _, err := os.Stat(touched); err != nil {
+		t.Fatalf("the person's own SessionStart hook did not run: %v", err)
 	}
 }

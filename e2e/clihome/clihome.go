@@ -1,7 +1,7 @@
 // Package clihome prepares throwaway HOME directories in which the real
 // `claude` and `codex` CLIs run offline against e2e/fakemodel without any
-// first-run screen, and finds the pinned CLIs that .ci/install-clis.sh puts
-// in .cache/npm.
+// first-run screen, and finds the CLIs that .ci/install-clis.sh puts in
+// .cache/npm (pinned) and .cache/npm-latest (the newest).
 package clihome
 
 import (
@@ -242,17 +242,27 @@ type Bins struct {
 // BinDirEnv overrides where the CLIs are looked for.
 const BinDirEnv = "PULLCEPT_CLI_BIN"
 
+// LatestBinDirEnv overrides where the newest CLIs are looked for.
+const LatestBinDirEnv = "PULLCEPT_LATEST_CLI_BIN_DIR"
+
 // FindBins locates the CLIs installed by .ci/install-clis.sh: $PULLCEPT_CLI_BIN
 // if set, else <repo root>/.cache/npm/node_modules/.bin, the repo root being
 // the nearest parent of the working directory holding go.mod.
-func FindBins() (Bins, error) {
-	dir := os.Getenv(BinDirEnv)
+func FindBins() (Bins, error) { return findBins(BinDirEnv, "npm") }
+
+// FindLatestBins is FindBins for the newest CLIs that .ci/install-clis.sh
+// puts in .cache/npm-latest ($PULLCEPT_LATEST_CLI_BIN_DIR if set).
+func FindLatestBins() (Bins, error) { return findBins(LatestBinDirEnv, "npm-latest") }
+
+// findBins looks in $env if set, else in <repo root>/.cache/<prefix>/node_modules/.bin.
+func findBins(env, prefix string) (Bins, error) {
+	dir := os.Getenv(env)
 	if dir == "" {
 		root, err := RepoRoot()
 		if err != nil {
 			return Bins{}, err
 		}
-		dir = filepath.Join(root, ".cache", "npm", "node_modules", ".bin")
+		dir = filepath.Join(root, ".cache", prefix, "node_modules", ".bin")
 	}
 	b := Bins{Dir: dir, Claude: filepath.Join(dir, "claude"), Codex: filepath.Join(dir, "codex")}
 	for _, p := range []string{b.Claude, b.Codex} {
@@ -270,7 +280,18 @@ func FindBins() (Bins, error) {
 // unless PULLCEPT_REQUIRE_CLIS is set (CI), where absence fails the test.
 func RequireBins(tb testing.TB) Bins {
 	tb.Helper()
-	b, err := FindBins()
+	return require(tb, FindBins)
+}
+
+// RequireLatestBins is RequireBins for the newest CLIs (FindLatestBins).
+func RequireLatestBins(tb testing.TB) Bins {
+	tb.Helper()
+	return require(tb, FindLatestBins)
+}
+
+func require(tb testing.TB, find func() (Bins, error)) Bins {
+	tb.Helper()
+	b, err := find()
 	if err != nil {
 		if os.Getenv("PULLCEPT_REQUIRE_CLIS") != "" {
 			tb.Fatalf("real CLIs required (PULLCEPT_REQUIRE_CLIS) but not installed: %v", err)

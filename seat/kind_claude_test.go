@@ -1,0 +1,90 @@
+package seat
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestClaudeSettingsMerge: an account whose command passes --settings gets
+// it merged into the launch's file (its own hooks kept, the room's added);
+// an unreadable one is refused with the reason.
+func TestClaudeSettingsMerge(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	own := filepath.Join(dir, "mine.json")
+	if err := os.WriteFile(own, []byte(`{"model":"x","hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo mine"}]}]}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := registration{exe: "/opt/pull cept", hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	for _, argv := range [][]string{
+		{"claude", "--settings", own, "--model", "m"},
+		{"claude", "--settings=" + own},
+		{"claude", "--settings", `{"model":"x","hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo mine"}]}]}}`},
+	} {
+		rest, theirs, err := takeClaudeSettings(argv, dir)
+		if err != nil {
+			t.Fatalf("%q: %v", argv, err)
+		}
+		if slices.Contains(rest, "--settings") || strings.Contains(strings.Join(rest, " "), "--settings=") {
+			t.Errorf("%q: --settings left in %q", argv, rest)
+		}
+		s := claudeSettings(r, theirs)
+		data, _ := json.Marshal(s)
+		text := string(data)
+		if s["model"] != "x" || !strings.Contains(text, "echo mine") {
+			t.Errorf("the account's own settings were lost: %s", text)
+		}
+		stop := s["hooks"].(map[string]any)["Stop"].([]any)
+		if len(stop) != 2 || !strings.Contains(text, r.hook.ActivityURL("Stop")) {
+			t.Errorf("Stop hooks %v: want the account's and the room's", stop)
+		}
+		if !strings.Contains(text, `'/opt/pull cept' hook SessionStart`) || !strings.Contains(text, `'/opt/pull cept' hook status`) {
+			t.Errorf("command hooks not shell-quoted: %s", text)
+		}
+		if strings.Contains(text, `"s"`) || strings.Contains(text, "Bearer s") {
+			t.Errorf("the secret is in the settings file: %s", text)
+		}
+	}
+	for _, argv := range [][]string{
+		{"claude", "--settings", filepath.Join(dir, "missing.json")},
+		{"claude", "--settings", "{not json"},
+		{"claude", "--settings", `{"hooks":[1]}`},
+		{"claude", "--settings", own, "--settings", own},
+	} {
+		if _, _, err := takeClaudeSettings(argv, dir); err == nil || !strings.Contains(err.Error(), "--settings") {
+			t.Errorf("%q: err %v, want a refusal naming --settings", argv, err)
+		}
+	}
+}
+
+// TestCodexHooksArgs: every hook given with -c has its trust entry, with
+// the hash of exactly that hook.
+func TestCodexHooksArgs(t *testing.T) {
+	t.Parallel()
+	args, env, err := codexHooks(registration{exe: "/bin/pullcept", hook: HookTarget{Base: "b", Topic: "t", Account: "a", Secret: "s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := strings.Join(args, "\n")
+	if strings.Contains(joined, "s\"") || strings.Contains(joined, "SECRET") {
+		t.Errorf("the secret is in argv: %q", args)
+	}
+	state := args[len(args)-1]
+	for _, ev := range codexHookEvents {
+		cmd := hookCommandLine("/bin/pullcept", ev.name)
+		if !strings.Contains(joined, "hooks."+ev.name+"=[{hooks=[{type=\"command\",command="+tomlString(cmd)) {
+			t.Errorf("no -c hook for %s in %q", ev.name, args)
+		}
+		entry := tomlString(codexSessionFlagsSource+":"+ev.label+":0:0") + "={trusted_hash=" + tomlString(codexHookHash(ev.label, cmd, ev.timeout)) + "}"
+		if !strings.Contains(state, entry) {
+			t.Errorf("no trust entry for %s in %s", ev.name, state)
+		}
+	}
+	if len(env) == 0 || env[len(env)-1][0] != EnvHookSecret {
+		t.Errorf("the secret does not travel in the env: %v", env)
+	}
+}
