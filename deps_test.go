@@ -21,10 +21,11 @@ var allowed = map[string][]string{
 	"dirs":        {},
 	"room":        {"room/wire", "topicstore"},
 	"room/socket": {"room", "room/wire", "topicstore"},
-	"control":     {"room", "room/wire", "topicstore"},
+	"app":         {"dirs", "room", "room/wire", "room/socket", "seat", "topicstore"},
+	"control":     {"app"},
 	"seat":        {"room/wire", "topicstore"},
 	"sidecar":     {"room/wire"},
-	"tui":         {"room", "room/wire", "seat", "topicstore"},
+	"tui":         {"app", "room/wire"},
 	"e2e":         {"room/wire", "e2e/"},
 }
 

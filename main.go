@@ -8,17 +8,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 
+	"pullcept/app"
 	"pullcept/control"
 	"pullcept/dirs"
-	"pullcept/room"
-	"pullcept/room/socket"
 	"pullcept/seat"
 	"pullcept/topicstore"
 	"pullcept/tui"
@@ -78,57 +75,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 }
 
-// openLog opens the app's own log under the state folder.
-func openLog(d dirs.Dirs) (*slog.Logger, func(), error) {
-	f, err := os.OpenFile(filepath.Join(d.State, "pullcept.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open log: %w", err)
-	}
-	return slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }, nil
-}
-
-// core is the engine, store and socket of one run.
-type core struct {
-	dirs   dirs.Dirs
-	store  *topicstore.Store
-	engine *room.Engine
-	sock   *socket.Server
-	log    *slog.Logger
-	close  func()
-}
-
-func startCore(personName string, typer room.Typer, kind func(string) (string, bool)) (*core, error) {
-	d, err := dirs.Resolve(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	if err := d.Ensure(); err != nil {
-		return nil, err
-	}
-	log, closeLog, err := openLog(d)
-	if err != nil {
-		return nil, err
-	}
-	store, err := topicstore.Open(d.Logs())
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	e := room.New(room.Config{Log: store, Typer: typer, AccountKind: kind, PersonName: personName})
-	token, err := socket.NewToken()
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	sock, err := socket.Listen(e, token, log)
-	if err != nil {
-		closeLog()
-		return nil, err
-	}
-	log.Info("room socket listening", "addr", sock.Addr())
-	return &core{dirs: d, store: store, engine: e, sock: sock, log: log, close: func() { sock.Close(); closeLog() }}, nil
-}
-
 func personName() string {
 	if n := os.Getenv("PULLCEPT_NAME"); n != "" {
 		return n
@@ -139,56 +85,34 @@ func personName() string {
 	return "you"
 }
 
+// startApp starts the run for this process's home.
+func startApp(ctx context.Context) (*app.App, error) {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	return app.Start(ctx, app.Options{Dirs: d, PersonName: personName()})
+}
+
 func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	c, s, err := startRun(ctx)
+	a, err := startApp(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.close()
-	defer s.close()
-	srv := &control.Server{Engine: c.engine, Store: c.store, URL: c.sock.URL(), Token: c.sock.Token(), Seats: s}
-	return srv.Serve(ctx, stdin, stdout)
-}
-
-// startRun starts the engine, store, socket and seats of a run.
-func startRun(ctx context.Context) (*core, *seats, error) {
-	d, err := dirs.Resolve(os.Getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	accounts, notice := loadAccounts(d.ConfigFile())
-	typist := seat.NewTypist(seat.TypistOptions{})
-	var mgr *seat.Manager // set below; the room asks it for account kinds
-	kind := func(account string) (string, bool) {
-		if mgr == nil {
-			return "", false
-		}
-		return mgr.Kind(account)
-	}
-	c, err := startCore(personName(), typer{typist}, kind)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := startSeats(ctx, c, accounts, typist, notice)
-	if err != nil {
-		c.close()
-		return nil, nil, err
-	}
-	mgr = s.mgr
-	return c, s, nil
+	defer a.Close()
+	return (&control.Server{App: a}).Serve(ctx, stdin, stdout)
 }
 
 // runTUI is `pullcept`: the terminal UI on this process's terminal.
 func runTUI(ctx context.Context) error {
-	c, s, err := startRun(ctx)
+	a, err := startApp(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.close()
-	defer s.close()
-	o := tui.Options{Engine: c.engine, Store: c.store, Prefix: os.Getenv("PULLCEPT_PREFIX"), Status: s.notice}
-	if len(s.mgr.Accounts()) > 0 {
-		o.Seats = tuiSeats{s}
+	defer a.Close()
+	o := tui.Options{App: a, Prefix: os.Getenv("PULLCEPT_PREFIX"), Status: a.Notice()}
+	if len(a.Accounts()) > 0 {
+		o.Seats = tuiSeats{a}
 	}
 	return tui.Run(ctx, o)
 }

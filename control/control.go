@@ -1,6 +1,6 @@
-// Package control is the headless control mode (`pullcept serve`): the room
-// engine and socket driven by JSON lines on stdin, reporting on stdout.
-// The protocol is documented in docs/control.md.
+// Package control is the headless control mode (`pullcept serve`): a run
+// of the app driven by JSON lines on stdin, reporting on stdout. The
+// protocol is documented in docs/control.md.
 package control
 
 import (
@@ -13,33 +13,17 @@ import (
 	"sync"
 	"time"
 
-	"pullcept/room"
-	"pullcept/room/wire"
-	"pullcept/topicstore"
+	"github.com/charmbracelet/x/ansi"
+
+	"pullcept/app"
 )
 
 // MaxLine bounds one command line.
 const MaxLine = 4 << 20
 
-// Seats is what control needs from the seat manager (nil when the run has
-// no seats).
-type Seats interface {
-	// Handle runs a seat command (start, stop, restart, seats, screen,
-	// keys) and returns its result.
-	Handle(ctx context.Context, c Command) (any, error)
-	// StopTopic stops every seat running in topic (before it is deleted).
-	StopTopic(ctx context.Context, topic string) error
-	// Events delivers seat events as lines to write.
-	Events() <-chan any
-}
-
 // Server answers control commands.
 type Server struct {
-	Engine *room.Engine
-	Store  *topicstore.Store
-	URL    string
-	Token  string
-	Seats  Seats // optional
+	App *app.App
 
 	outMu   sync.Mutex
 	enc     *json.Encoder
@@ -78,13 +62,14 @@ type line map[string]any
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.enc = json.NewEncoder(out)
 	s.enc.SetEscapeHTML(false)
-	s.current = topicstore.NewID()
-	if _, err := s.Engine.Open(s.current); err != nil {
+	cur, err := s.App.NewTopic()
+	if err != nil {
 		return err
 	}
-	sub := s.Engine.Subscribe()
+	s.current = cur
+	sub := s.App.Subscribe()
 	defer sub.Close()
-	s.write(line{"event": "ready", "url": s.URL, "token": s.Token, "topic": s.current})
+	s.write(line{"event": "ready", "url": s.App.URL(), "token": s.App.Token(), "topic": s.current})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -172,38 +157,54 @@ func (s *Server) write(v any) {
 	_ = s.enc.Encode(v) // a closed stdout ends the run through stdin
 }
 
-// forward writes engine and seat events.
-func (s *Server) forward(ctx context.Context, sub *room.Subscription) {
-	var seatEvents <-chan any
-	if s.Seats != nil {
-		seatEvents = s.Seats.Events()
-	}
+// forward writes the run's events.
+func (s *Server) forward(ctx context.Context, sub *app.Subscription) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case ev, ok := <-seatEvents:
-			if ok {
-				s.write(ev)
-			}
 		case ev, ok := <-sub.C:
 			if !ok {
 				return
 			}
 			switch ev.Kind {
-			case room.EventPost:
-				s.write(line{"event": "post", "topic": ev.Topic, "role": ev.Role, "own": ev.Own, "post": ev.Post})
-			case room.EventRoster:
-				s.write(line{"event": "roster", "topic": ev.Topic, "participants": ev.Participants})
-			case room.EventLogError:
-				s.write(line{"event": "log_error", "topic": ev.Topic, "error": ev.Err})
-			case room.EventUsage:
-				s.write(line{"event": "usage", "topic": ev.Topic, "account": ev.Account})
-			case room.EventLagged:
-				s.write(line{"event": "error", "error": "event stream fell behind; events were lost"})
+			case app.EventRoom:
+				s.writeRoom(ev.Room)
+			case app.EventSeat:
+				s.write(seatLine(ev.Seat))
+			case app.EventResync:
+				s.write(line{"event": "resync", "reason": "the event stream fell behind and events were lost; read again what you show (topics, open, seats)"})
 			}
 		}
 	}
+}
+
+func (s *Server) writeRoom(ev app.RoomEvent) {
+	switch ev.Kind {
+	case app.RoomPost:
+		s.write(line{"event": "post", "topic": ev.Topic, "role": ev.Role, "own": ev.Own, "post": ev.Post})
+	case app.RoomRoster:
+		s.write(line{"event": "roster", "topic": ev.Topic, "participants": ev.Participants})
+	case app.RoomLogError:
+		s.write(line{"event": "log_error", "topic": ev.Topic, "error": ev.Err})
+	case app.RoomUsage:
+		s.write(line{"event": "usage", "topic": ev.Topic, "account": ev.Account})
+	}
+}
+
+// seatLine is a seat event as a line: {"event":"seat",...} for its life,
+// {"event":"activity",...} for its activity and held posts.
+func seatLine(ev app.SeatEvent) line {
+	b, _ := json.Marshal(ev) // plain fields: cannot fail
+	var m line
+	_ = json.Unmarshal(b, &m)
+	m["event"] = "seat"
+	if ev.Type == app.SeatActivity {
+		m["event"] = "activity"
+		delete(m, "type")
+		delete(m, "state")
+	}
+	return m
 }
 
 func errLine(c Command, format string, a ...any) line {
@@ -232,10 +233,7 @@ func (s *Server) handle(ctx context.Context, b []byte) line {
 func (s *Server) run(ctx context.Context, c Command) line {
 	switch c.Cmd {
 	case "post":
-		if err := s.ensureOpen(c.Topic); err != nil {
-			return errLine(c, "%v", err)
-		}
-		o, err := s.Engine.PostAsPerson(c.Topic, c.Content, c.LastSeen)
+		o, err := s.App.Post(c.Topic, c.Content, c.LastSeen)
 		if err != nil {
 			return errLine(c, "post not delivered: %v", err)
 		}
@@ -244,28 +242,22 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		}
 		return line{"event": "post_result", "topic": c.Topic, "delivered": true, "message_id": o.Post.MessageID}
 	case "new":
-		s.current = topicstore.NewID()
-		if _, err := s.Engine.Open(s.current); err != nil {
+		id, err := s.App.NewTopic()
+		if err != nil {
 			return errLine(c, "%v", err)
 		}
+		s.current = id
 		return line{"event": "new", "topic": s.current}
 	case "open":
-		if err := s.ensureOpen(c.Topic); err != nil {
+		o, err := s.App.Open(c.Topic, c.Limit)
+		if err != nil {
 			return errLine(c, "%v", err)
 		}
 		s.current = c.Topic
-		page, err := s.Store.Page(c.Topic, c.Limit, "")
-		if err != nil {
-			return errLine(c, "read %s: %v", c.Topic, err)
-		}
-		posts := make([]wire.Post, len(page.Posts))
-		for i, p := range page.Posts {
-			posts[i] = room.FromLogPost(p)
-		}
-		return line{"event": "opened", "topic": c.Topic, "posts": posts, "has_more": page.HasMore, "skipped": page.Skipped, "participants": s.Engine.Roster(c.Topic)}
+		return line{"event": "opened", "topic": c.Topic, "posts": o.Posts, "has_more": o.HasMore, "skipped": o.Skipped, "participants": o.Participants}
 	case "rename":
-		if err := s.Store.Rename(c.Topic, c.Name); err != nil {
-			return errLine(c, "rename: %v", err)
+		if err := s.App.Rename(c.Topic, c.Name); err != nil {
+			return errLine(c, "%v", err)
 		}
 		return line{"event": "renamed", "topic": c.Topic, "name": c.Name}
 	case "delete":
@@ -273,15 +265,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "topics":
 		return s.topics(c)
 	case "start", "stop", "restart", "seats", "screen", "keys", "release":
-		if s.Seats == nil {
-			return errLine(c, "this run has no seats")
-		}
-		if c.Cmd == "start" || c.Cmd == "restart" {
-			if err := s.ensureOpen(c.Topic); err != nil {
-				return errLine(c, "%v", err)
-			}
-		}
-		res, err := s.Seats.Handle(ctx, c)
+		res, err := s.seat(ctx, c)
 		if err != nil {
 			return errLine(c, "%s: %v", c.Cmd, err)
 		}
@@ -289,64 +273,65 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "":
 		return errLine(c, `missing "cmd"`)
 	default:
-		return errLine(c, "unknown command %q (want post, new, open, rename, delete, topics, start, stop, restart, seats, screen, keys)", c.Cmd)
+		return errLine(c, "unknown command %q (want post, new, open, rename, delete, topics, start, stop, restart, release, seats, screen, keys)", c.Cmd)
 	}
 }
 
-// ensureOpen opens a topic's room if the topic is the current one, already
-// open, or known to the store.
-func (s *Server) ensureOpen(topic string) error {
-	if topic == "" {
-		return errors.New(`missing "topic"`)
-	}
-	if !topicstore.ValidID(topic) {
-		return fmt.Errorf("bad topic id %q", topic)
-	}
-	if _, ok := s.Engine.Room(topic); ok {
-		return nil
-	}
-	if _, err := s.Store.Get(topic); err != nil {
-		return fmt.Errorf("unknown topic %q: %w", topic, err)
-	}
-	_, err := s.Engine.Open(topic)
-	return err
-}
-
-// delete stops the topic's seats, then deletes its files and index entry,
-// then drops its room (spec: セッション → 保存 → 部屋).
-func (s *Server) delete(ctx context.Context, c Command) line {
-	if !topicstore.ValidID(c.Topic) {
-		return errLine(c, "bad topic id %q", c.Topic)
-	}
-	if s.Seats != nil {
-		if err := s.Seats.StopTopic(ctx, c.Topic); err != nil {
-			return errLine(c, "stop seats of %s: %v", c.Topic, err)
+// seat runs a seat command.
+func (s *Server) seat(ctx context.Context, c Command) (any, error) {
+	switch c.Cmd {
+	case "start":
+		return s.App.StartSeat(ctx, c.Topic, c.Account)
+	case "restart":
+		return s.App.RestartSeat(ctx, c.Topic, c.Account)
+	case "stop":
+		return map[string]bool{"stopped": true}, s.App.StopSeat(c.Topic, c.Account, "stopped from the control mode")
+	case "release":
+		return map[string]bool{"released": true}, s.App.ReleaseSeat(c.Topic, c.Account)
+	case "seats":
+		out := []map[string]any{}
+		for _, st := range s.App.Seats(c.Topic) {
+			out = append(out, map[string]any{"account": st.Account, "state": st.State, "activity": st.Activity, "held": st.Held, "hold": st.Hold})
 		}
+		return out, nil
 	}
-	if err := s.Store.Delete(c.Topic); err != nil {
-		return errLine(c, "delete %s: %v", c.Topic, err)
+	p, err := s.App.Pane(c.Topic, c.Account)
+	if err != nil {
+		return nil, err
 	}
-	s.Engine.Drop(c.Topic)
+	if c.Cmd == "keys" {
+		_, err := p.Write([]byte(c.Keys))
+		return map[string]bool{"written": true}, err
+	}
+	return map[string]any{"screen": ansi.Strip(p.Render()), "alt": p.AltScreen()}, nil
+}
+
+// delete deletes a topic (app.Delete: seats, then files, then the room);
+// deleting the current topic moves to a new one.
+func (s *Server) delete(ctx context.Context, c Command) line {
+	if err := s.App.Delete(ctx, c.Topic); err != nil {
+		return errLine(c, "%v", err)
+	}
 	res := line{"event": "deleted", "topic": c.Topic}
 	if c.Topic == s.current {
-		s.current = topicstore.NewID()
-		if _, err := s.Engine.Open(s.current); err != nil {
+		id, err := s.App.NewTopic()
+		if err != nil {
 			return errLine(c, "%v", err)
 		}
+		s.current = id
 	}
 	res["current"] = s.current
 	return res
 }
 
 func (s *Server) topics(c Command) line {
-	ts, err := s.Store.List()
+	ts, err := s.App.Topics()
 	if err != nil {
 		return errLine(c, "list topics: %v", err)
 	}
 	out := make([]TopicInfo, 0, len(ts))
 	for _, t := range ts {
-		_, open := s.Engine.Room(t.ID)
-		info := TopicInfo{ID: t.ID, Name: t.Name, HasPosts: t.HasPosts, Missing: t.Missing, Sessions: t.Sessions, Current: t.ID == s.current, Open: open}
+		info := TopicInfo{ID: t.ID, Name: t.Name, HasPosts: t.HasPosts, Missing: t.Missing, Sessions: t.Sessions, Current: t.ID == s.current, Open: s.App.IsOpen(t.ID)}
 		if !t.Created.IsZero() {
 			info.Created = t.Created.UTC().Format(time.RFC3339)
 		}

@@ -5,38 +5,45 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"pullcept/room"
+	"github.com/gorilla/websocket"
+
+	"pullcept/app"
+	"pullcept/dirs"
 	"pullcept/room/wire"
-	"pullcept/topicstore"
+	"pullcept/seat"
 )
 
 type harness struct {
 	in    *io.PipeWriter
 	lines chan map[string]any
-	store *topicstore.Store
-	e     *room.Engine
-	dir   string
+	app   *app.App
+	dir   string // the topic logs
 	done  chan error
 }
 
 func start(t *testing.T) (*harness, map[string]any) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "logs", "main")
-	store, err := topicstore.Open(dir)
+	home := t.TempDir()
+	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := room.New(room.Config{Log: store, PersonName: "Master"})
+	a, err := app.Start(context.Background(), app.Options{Dirs: d, PersonName: "Master", Accounts: []seat.Account{}, ExePath: "/bin/false"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &harness{in: inW, lines: make(chan map[string]any, 100), store: store, e: e, dir: dir, done: make(chan error, 1)}
-	srv := &Server{Engine: e, Store: store, URL: "ws://x", Token: "tok"}
+	h := &harness{in: inW, lines: make(chan map[string]any, 100), app: a, dir: d.Logs(), done: make(chan error, 1)}
+	srv := &Server{App: a}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { h.done <- srv.Serve(ctx, inR, outW); outW.Close() }()
 	go func() {
@@ -53,7 +60,7 @@ func start(t *testing.T) (*harness, map[string]any) {
 	}()
 	t.Cleanup(func() { inW.Close(); cancel() })
 	ready := h.next(t)
-	if ready["event"] != "ready" || ready["token"] != "tok" || ready["topic"] == "" {
+	if ready["event"] != "ready" || ready["token"] != a.Token() || ready["url"] != a.URL() || ready["topic"] == "" {
 		t.Fatalf("first line = %v", ready)
 	}
 	return h, ready
@@ -68,6 +75,34 @@ func (h *harness) next(t *testing.T) map[string]any {
 		t.Fatal("no output line")
 		return nil
 	}
+}
+
+// answer reads lines until one is not a run's event (post, roster, seat,
+// activity, usage, resync): a command's answer.
+func (h *harness) answer(t *testing.T) map[string]any {
+	t.Helper()
+	for {
+		switch m := h.next(t); m["event"] {
+		case "post", "roster", "seat", "activity", "usage", "resync":
+		default:
+			return m
+		}
+	}
+}
+
+// both reads lines until one of each named event has come, in any order.
+func (h *harness) both(t *testing.T, names ...string) map[string]map[string]any {
+	t.Helper()
+	got := map[string]map[string]any{}
+	for len(got) < len(names) {
+		m := h.next(t)
+		for _, n := range names {
+			if m["event"] == n && got[n] == nil {
+				got[n] = m
+			}
+		}
+	}
+	return got
 }
 
 // until reads lines until one has event == name.
@@ -90,7 +125,7 @@ func (h *harness) send(t *testing.T, s string) {
 func TestServeLifecycle(t *testing.T) {
 	h, ready := start(t)
 	cur := ready["topic"].(string)
-	if ts, _ := h.store.List(); len(ts) != 0 {
+	if ts, _ := h.app.Topics(); len(ts) != 0 {
 		t.Fatal("the start topic must not be in the index before something is said")
 	}
 	h.send(t, `{"cmd":"topics","id":1}`)
@@ -98,11 +133,12 @@ func TestServeLifecycle(t *testing.T) {
 		t.Fatalf("%v", m)
 	}
 	h.send(t, `{"cmd":"post","topic":"`+cur+`","content":"First words here\nsecond line"}`)
-	post := h.until(t, "post")
-	if post["topic"] != cur || post["role"] != "admin" || post["post"].(map[string]any)["speaker"] != "Master" {
+	// The answer and the event travel on two paths: either comes first.
+	got := h.both(t, "post", "post_result")
+	if post := got["post"]; post["topic"] != cur || post["role"] != "admin" || post["post"].(map[string]any)["speaker"] != "Master" {
 		t.Fatalf("post event = %v", post)
 	}
-	if m := h.until(t, "post_result"); m["delivered"] != true || m["message_id"] == "" {
+	if m := got["post_result"]; m["delivered"] != true || m["message_id"] == "" {
 		t.Fatalf("%v", m)
 	}
 	h.send(t, `{"cmd":"topics"}`)
@@ -139,12 +175,12 @@ func TestServeBadInputKeepsRunning(t *testing.T) {
 	cur := ready["topic"].(string)
 	for _, bad := range []string{`{nope`, `{"cmd":"fly"}`, `{}`, `{"cmd":"open","topic":"../../etc"}`, `{"cmd":"post","topic":"` + cur + `","content":""}`} {
 		h.send(t, bad)
-		if m := h.next(t); m["event"] != "error" || m["error"] == "" {
+		if m := h.answer(t); m["event"] != "error" || m["error"] == "" {
 			t.Fatalf("%s -> %v", bad, m)
 		}
 	}
 	h.send(t, strings.Repeat("x", MaxLine+10))
-	if m := h.next(t); m["event"] != "error" || !strings.Contains(m["error"].(string), "longer than") {
+	if m := h.answer(t); m["event"] != "error" || !strings.Contains(m["error"].(string), "longer than") {
 		t.Fatalf("long line -> %v", m)
 	}
 	h.send(t, `{"cmd":"post","topic":"`+cur+`","content":"still alive"}`)
@@ -167,13 +203,21 @@ func TestServeFloorRejectionReturnsMissed(t *testing.T) {
 	if m := h.until(t, "post_result"); m["delivered"] != true {
 		t.Fatalf("%v", m)
 	}
-	lin := h.e.NewConn()
-	if err := h.e.Hello(lin, wire.Hello{Name: "Lin", Room: cur}); err != nil {
+	// Lin speaks through the room socket, as a sidecar does.
+	lin, _, err := websocket.DefaultDialer.Dial(h.app.URL(), http.Header{"Authorization": {"Bearer " + h.app.Token()}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := h.e.PostFromConn(lin, wire.PostFrame{MessageID: "lin-1", Content: "from Lin"})
-	if err != nil || !o.Delivered {
-		t.Fatalf("%+v %v", o, err)
+	defer lin.Close()
+	if err := lin.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Lin", Room: cur}); err != nil {
+		t.Fatal(err)
+	}
+	if err := lin.WriteJSON(wire.PostFrame{Type: wire.TypePost, MessageID: "lin-1", Content: "from Lin"}); err != nil {
+		t.Fatal(err)
+	}
+	var res wire.PostResult
+	if err := lin.ReadJSON(&res); err != nil || !res.Delivered {
+		t.Fatalf("%+v %v", res, err)
 	}
 	h.send(t, `{"cmd":"post","topic":"`+cur+`","content":"three"}`)
 	m := h.until(t, "post_result")

@@ -2,11 +2,11 @@ package control
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"pullcept/room"
-	"pullcept/topicstore"
+	"pullcept/app"
+	"pullcept/dirs"
+	"pullcept/seat"
 )
 
 // FuzzHandle: any control line gets exactly one answer with an "event",
@@ -16,15 +16,21 @@ func FuzzHandle(f *testing.F) {
 		`{"cmd":"rename","topic":"t1","name":""}`, `{"cmd":"delete","topic":"t1"}`, `{"cmd":"start"}`, `{`, `[]`, `{"cmd":5}`} {
 		f.Add([]byte(s))
 	}
-	store, err := topicstore.Open(filepath.Join(f.TempDir(), "logs", "main"))
+	home := f.TempDir()
+	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
 	if err != nil {
 		f.Fatal(err)
 	}
-	e := room.New(room.Config{Log: store})
-	srv := &Server{Engine: e, Store: store, current: "t1"}
-	if _, err := e.Open("t1"); err != nil {
+	a, err := app.Start(context.Background(), app.Options{Dirs: d, Accounts: []seat.Account{}, ExePath: "/bin/false"})
+	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(a.Close)
+	cur, err := a.NewTopic()
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv := &Server{App: a, current: cur}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := srv.handle(context.Background(), data)
 		ev, _ := res["event"].(string)

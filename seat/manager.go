@@ -80,6 +80,9 @@ type ManagerOptions struct {
 	// Cols and Rows are a new pane's size (the TUI resizes it).
 	Cols, Rows int
 	Log        *slog.Logger
+	// StartPane starts a launch's process; nil means StartPane (a real
+	// PTY). Tests put a fake process starter here.
+	StartPane func(ctx context.Context, spec PaneSpec) (*Pane, error)
 }
 
 // Manager runs seats. Its methods are safe for concurrent use.
@@ -127,6 +130,9 @@ func (s *Seat) Done() <-chan struct{} { return s.done }
 func NewManager(o ManagerOptions, accounts []Account) *Manager {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.StartPane == nil {
+		o.StartPane = StartPane
 	}
 	m := &Manager{o: o, seats: map[seatKey]*Seat{}, subs: map[chan Event]struct{}{}, changed: make(chan struct{}, 1)}
 	m.SetAccounts(accounts)
@@ -277,7 +283,7 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 	}
 	started := time.Now()
 	// The pane outlives ctx (a command's context): it stops by Stop only.
-	pane, err := StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows})
+	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows})
 	if err != nil {
 		l.RemoveRegistration()
 		return fail(err)

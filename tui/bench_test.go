@@ -54,7 +54,7 @@ func BenchmarkWideRepaint(b *testing.B) {
 			}
 			eng := room.New(room.Config{Log: st})
 			seats := newFakeSeats()
-			m, err := newModel(Options{Engine: eng, Store: st, Seats: seats}, func(f func()) { f() })
+			m, err := newModel(Options{App: &testBackend{eng: eng, store: st}, Seats: seats}, func(f func()) { f() })
 			if err != nil {
 				b.Fatal(err)
 			}

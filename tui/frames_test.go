@@ -132,7 +132,7 @@ func runScreen(t *testing.T, fps int) (func(string), *stampOut, *room.Engine) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- Run(ctx, Options{Engine: eng, Store: st, Seats: anySeats{fs}, In: in, Out: out, Width: 120, Height: 30, FPS: fps})
+		done <- Run(ctx, Options{App: &testBackend{eng: eng, store: st}, Seats: anySeats{fs}, In: in, Out: out, Width: 120, Height: 30, FPS: fps})
 	}()
 	t.Cleanup(func() {
 		cancel()

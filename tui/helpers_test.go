@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,7 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pullcept/app"
 	"pullcept/room"
+	"pullcept/room/wire"
 	"pullcept/topicstore"
 )
 
@@ -141,7 +145,7 @@ func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
 	}
 	eng := room.New(room.Config{Log: st, PersonName: "you", AccountKind: func(a string) (string, bool) { k, ok := kinds[a]; return k, ok },
 		Now: func() time.Time { return time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) }})
-	o := Options{Engine: eng, Store: st, Location: time.UTC}
+	o := Options{App: &testBackend{eng: eng, store: st, seats: seats}, Location: time.UTC}
 	if seats != nil {
 		o.Seats = seats
 	}
@@ -239,4 +243,65 @@ func golden(t *testing.T, name, got string) {
 	if string(want) != got {
 		t.Errorf("%s differs from the golden file (run with -update to accept):\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
+}
+
+// testBackend is the run for the model tests: a real engine and store,
+// and the fake seats for the delete order (the app's rule: seats, files,
+// room). Events reach the model through the harness's pump.
+type testBackend struct {
+	eng   *room.Engine
+	store *topicstore.Store
+	seats *fakeSeats
+}
+
+func (b *testBackend) PersonName() string { return b.eng.PersonName() }
+func (b *testBackend) NewTopic() (string, error) {
+	id := topicstore.NewID()
+	_, err := b.eng.Open(id)
+	return id, err
+}
+func (b *testBackend) EnsureOpen(topic string) error {
+	_, err := b.eng.Open(topic)
+	return err
+}
+func (b *testBackend) Roster(topic string) []app.Participant { return b.eng.Roster(topic) }
+func (b *testBackend) Page(topic string, limit int, before string) (app.Page, error) {
+	p, err := b.store.Page(topic, limit, before)
+	if errors.Is(err, topicstore.ErrUnknownTopic) {
+		return app.Page{}, nil
+	}
+	if err != nil {
+		return app.Page{}, err
+	}
+	posts := make([]wire.Post, len(p.Posts))
+	for i, lp := range p.Posts {
+		posts[i] = room.FromLogPost(lp)
+	}
+	return app.Page{Posts: posts, HasMore: p.HasMore, Skipped: p.Skipped}, nil
+}
+func (b *testBackend) Topics() ([]app.Topic, error)    { return b.store.List() }
+func (b *testBackend) Rename(topic, name string) error { return b.store.Rename(topic, name) }
+func (b *testBackend) Delete(_ context.Context, topic string) error {
+	if b.seats != nil {
+		b.seats.StopTopic(topic)
+	}
+	if err := b.store.Delete(topic); err != nil {
+		return err
+	}
+	b.eng.Drop(topic)
+	return nil
+}
+func (b *testBackend) Post(topic, content, lastSeen string) (app.Outcome, error) {
+	return b.eng.PostAsPerson(topic, content, lastSeen)
+}
+func (b *testBackend) Events() (<-chan app.Event, func()) {
+	sub := b.eng.Subscribe()
+	c := make(chan app.Event)
+	go func() {
+		defer close(c)
+		for ev := range sub.C {
+			c <- app.Event{Kind: app.EventRoom, Room: ev}
+		}
+	}()
+	return c, sub.Close
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"pullcept/room"
+	"pullcept/app"
 )
 
 // editor is a multi-line text buffer with a cursor, in runes.
@@ -193,7 +193,7 @@ func (e *editor) mention() (start int, query string, ok bool) {
 
 // candidates are the roster's names for the open @ (none when closed):
 // not the person, one row per name, by prefix ignoring case.
-func (e *editor) candidates(roster []room.Participant) []string {
+func (e *editor) candidates(roster []app.Participant) []string {
 	start, q, ok := e.mention()
 	if !ok || start == e.dismissed {
 		return nil

@@ -1,34 +1,34 @@
 package tui
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
-	"pullcept/room"
+	"pullcept/app"
 	"pullcept/room/wire"
-	"pullcept/topicstore"
 )
 
 // Messages into the model.
 type (
-	roomEventMsg    struct{ ev room.Event }
+	roomEventMsg    struct{ ev app.RoomEvent }
+	appEventMsg     struct{ ev app.Event }
 	seatsChangedMsg struct{}
 	pageMsg         struct {
 		topic string
-		page  topicstore.Page
+		page  app.Page
 		err   error
 	}
 	postResultMsg struct {
 		topic, text string
-		out         room.Outcome
+		out         app.Outcome
 		err         error
 	}
 	topicsMsg struct {
-		list []topicstore.Topic
+		list []app.Topic
 		err  error
 	}
 	deletedMsg struct {
@@ -63,8 +63,7 @@ const pageSize = 50
 
 // model is the one Bubble Tea model.
 type model struct {
-	eng    *room.Engine
-	store  *topicstore.Store
+	app    Backend
 	seats  Seats
 	prefix string
 	loc    *time.Location
@@ -76,7 +75,7 @@ type model struct {
 
 	topic   string
 	rooms   map[string]*roomState
-	topics  []topicstore.Topic
+	topics  []app.Topic
 	tsel    int
 	running map[string]int // topic -> seats not exited
 
@@ -117,7 +116,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		o.Prefix = DefaultPrefix
 	}
 	m := &model{
-		eng: o.Engine, store: o.Store, seats: o.Seats, prefix: o.Prefix, loc: o.Location,
+		app: o.App, seats: o.Seats, prefix: o.Prefix, loc: o.Location,
 		now: time.Now, exec: exec,
 		rooms: map[string]*roomState{}, running: map[string]int{},
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
@@ -141,13 +140,13 @@ func (m *model) cur() *roomState { return m.rooms[m.topic] }
 // newTopic opens a fresh topic (not in the list until something happens
 // in it) and shows it.
 func (m *model) newTopic() error {
-	id := topicstore.NewID()
-	if _, err := m.eng.Open(id); err != nil {
+	id, err := m.app.NewTopic()
+	if err != nil {
 		return fmt.Errorf("tui: new topic: %w", err)
 	}
 	rs := newRoomState(id)
 	rs.loaded = true
-	rs.roster = m.eng.Roster(id)
+	rs.roster = m.app.Roster(id)
 	m.rooms[id] = rs
 	m.show(id)
 	return nil
@@ -173,7 +172,7 @@ func (m *model) show(topic string) {
 // openTopic opens a listed topic: its room (seating the person) and its
 // last page.
 func (m *model) openTopic(id string) tea.Cmd {
-	if _, err := m.eng.Open(id); err != nil {
+	if err := m.app.EnsureOpen(id); err != nil {
 		m.status = "open: " + err.Error()
 		return nil
 	}
@@ -182,7 +181,7 @@ func (m *model) openTopic(id string) tea.Cmd {
 		rs = newRoomState(id)
 		m.rooms[id] = rs
 	}
-	rs.roster = m.eng.Roster(id)
+	rs.roster = m.app.Roster(id)
 	m.show(id)
 	if !rs.loaded && !rs.loading {
 		rs.loading = true
@@ -192,12 +191,9 @@ func (m *model) openTopic(id string) tea.Cmd {
 }
 
 func (m *model) loadPage(topic, before string) tea.Cmd {
-	st := m.store
+	b := m.app
 	return func() tea.Msg {
-		p, err := st.Page(topic, pageSize, before)
-		if errors.Is(err, topicstore.ErrUnknownTopic) {
-			err = nil
-		}
+		p, err := b.Page(topic, pageSize, before)
 		return pageMsg{topic: topic, page: p, err: err}
 	}
 }
@@ -208,9 +204,9 @@ func (m *model) loadTopics() tea.Cmd {
 		return nil
 	}
 	m.listBusy = true
-	st := m.store
+	b := m.app
 	return func() tea.Msg {
-		l, err := st.List()
+		l, err := b.Topics()
 		return topicsMsg{list: l, err: err}
 	}
 }
@@ -293,7 +289,7 @@ func (m *model) panes() []SeatInfo {
 }
 
 func (m *model) roomCtx() roomCtx {
-	c := roomCtx{person: m.eng.PersonName(), kinds: map[string]string{}, names: map[string]string{}, loc: m.loc, now: m.now()}
+	c := roomCtx{person: m.app.PersonName(), kinds: map[string]string{}, names: map[string]string{}, loc: m.loc, now: m.now()}
 	for _, a := range m.accounts {
 		c.kinds[a.ID] = a.Kind
 		c.names[a.ID] = a.Name
@@ -327,6 +323,16 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.wheel(tea.Mouse(msg))
 	case roomEventMsg:
 		return m.event(msg.ev)
+	case appEventMsg:
+		switch msg.ev.Kind {
+		case app.EventRoom:
+			return m.event(msg.ev.Room)
+		case app.EventNotice:
+			m.status = msg.ev.Notice
+			return m.loadTopics() // a seat start puts its topic in the index
+		case app.EventResync:
+			return m.resync()
+		}
 	case seatsChangedMsg:
 		m.refreshSeats()
 	case pageMsg:
@@ -340,11 +346,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			rs.loaded = true
 			return nil
 		}
-		posts := make([]wire.Post, len(msg.page.Posts))
-		for i, p := range msg.page.Posts {
-			posts[i] = room.FromLogPost(p)
-		}
-		rs.addOlder(posts, msg.page.HasMore)
+		rs.addOlder(msg.page.Posts, msg.page.HasMore)
 		if msg.page.Skipped > 0 {
 			rs.skipped += msg.page.Skipped
 			m.status = fmt.Sprintf("%d unreadable lines skipped in the log of “%s”", rs.skipped, m.topicName(msg.topic))
@@ -392,9 +394,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (m *model) event(ev room.Event) tea.Cmd {
+func (m *model) event(ev app.RoomEvent) tea.Cmd {
 	switch ev.Kind {
-	case room.EventPost:
+	case app.RoomPost:
 		var cmd tea.Cmd
 		if m.unnamed(ev.Topic) {
 			cmd = m.loadTopics()
@@ -403,16 +405,29 @@ func (m *model) event(ev room.Event) tea.Cmd {
 			rs.addLive(ev.Post, ev.Role)
 		}
 		return cmd
-	case room.EventRoster:
+	case app.RoomRoster:
 		if rs := m.rooms[ev.Topic]; rs != nil {
 			rs.roster = ev.Participants
 		}
-	case room.EventLogError:
+	case app.RoomLogError:
 		m.status = "log write failed (the post was delivered): " + ev.Err
-	case room.EventLagged:
-		m.status = "the screen fell behind the room's events; reopen the topic to reload it"
 	}
 	return nil
+}
+
+// resync re-reads what the screen shows after events were lost: the topic
+// list, and each open room's roster and last page.
+func (m *model) resync() tea.Cmd {
+	m.status = "the screen fell behind the room's events; reloaded"
+	cmds := []tea.Cmd{m.loadTopics()}
+	for id, rs := range m.rooms {
+		rs.roster = m.app.Roster(id)
+		old := rs.offset
+		*rs = *newRoomState(id)
+		rs.roster, rs.offset, rs.loading = m.app.Roster(id), old, true
+		cmds = append(cmds, m.loadPage(id, ""))
+	}
+	return tea.Batch(cmds...)
 }
 
 // send posts the input to the topic on screen, judged against the newest
@@ -426,9 +441,9 @@ func (m *model) send() tea.Cmd {
 	topic, last := m.topic, rs.watermark
 	m.input.Set("")
 	rs.offset = 0
-	eng := m.eng
+	b := m.app
 	return func() tea.Msg {
-		out, err := eng.PostAsPerson(topic, text, last)
+		out, err := b.Post(topic, text, last)
 		return postResultMsg{topic: topic, text: text, out: out, err: err}
 	}
 }
@@ -555,7 +570,7 @@ func (m *model) keyCtx() keyCtx {
 	return ctxInput
 }
 
-func (m *model) roster() []room.Participant {
+func (m *model) roster() []app.Participant {
 	if rs := m.cur(); rs != nil {
 		return rs.roster
 	}
@@ -820,17 +835,12 @@ func (m *model) askDelete(topic string) {
 
 // deleteTopic runs the deletion in order: sessions, the store, the room.
 func (m *model) deleteTopic(topic string) tea.Cmd {
-	seats, st, eng := m.seats, m.store, m.eng
+	b := m.app
 	return func() tea.Msg {
-		if seats != nil {
-			if err := seats.StopTopic(topic); err != nil {
-				return deletedMsg{topic: topic, err: fmt.Errorf("stopping its sessions: %w", err)}
-			}
-		}
-		if err := st.Delete(topic); err != nil {
+		// The app's order: sessions, the store, the room.
+		if err := b.Delete(context.Background(), topic); err != nil {
 			return deletedMsg{topic: topic, err: err}
 		}
-		eng.Drop(topic)
 		return deletedMsg{topic: topic}
 	}
 }
@@ -905,9 +915,9 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		switch act {
 		case actConfirm:
 			m.renaming = ""
-			name, st := m.renameEd.String(), m.store
+			name, b := m.renameEd.String(), m.app
 			return func() tea.Msg {
-				if err := st.Rename(topic, name); err != nil {
+				if err := b.Rename(topic, name); err != nil {
 					return noteMsg{err: fmt.Errorf("rename: %w", err), list: true}
 				}
 				return noteMsg{note: "renamed", list: true}

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pullcept/app"
 	"pullcept/room"
 	"pullcept/room/wire"
 	"pullcept/topicstore"
@@ -439,7 +440,7 @@ func TestOlderPagesLoadWhenScrollingUp(t *testing.T) {
 
 func TestStatusReportsSkippedLinesAndLogErrors(t *testing.T) {
 	hs := newHarness(t, nil, 100, 30)
-	hs.send(pageMsg{topic: hs.m.topic, page: topicstore.Page{Skipped: 2}})
+	hs.send(pageMsg{topic: hs.m.topic, page: app.Page{Skipped: 2}})
 	if !strings.Contains(hs.m.status, "2 unreadable lines") {
 		t.Errorf("status = %q", hs.m.status)
 	}

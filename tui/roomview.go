@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"pullcept/room"
+	"pullcept/app"
 	"pullcept/room/wire"
 )
 
@@ -23,7 +23,7 @@ type roomState struct {
 	posts  []wire.Post // oldest first
 	seen   map[string]bool
 	mcp    map[string]bool // ids delivered live with role mcp
-	roster []room.Participant
+	roster []app.Participant
 
 	loaded  bool // the first page arrived (or the topic is new)
 	loading bool

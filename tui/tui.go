@@ -23,8 +23,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"pullcept/room"
-	"pullcept/topicstore"
+	"pullcept/app"
 )
 
 // Pane is one seat's terminal as the screen needs it: an emulator over the
@@ -102,17 +101,33 @@ type Seats interface {
 	Restart(topic, account string) error
 	// Release ends the holds of a seat on the person's word.
 	Release(topic, account string) error
-	// StopTopic stops every seat of topic (before it is deleted).
-	StopTopic(topic string) error
 	// Changed is signalled when the seat list or a state changes or any
 	// pane has new output. The screen coalesces it to its frame rate.
 	Changed() <-chan struct{}
 }
 
+// Backend is the run the screen shows (*app.App): the screen calls no
+// engine, store or seat manager itself.
+type Backend interface {
+	PersonName() string
+	NewTopic() (string, error)
+	EnsureOpen(topic string) error
+	Roster(topic string) []app.Participant
+	Page(topic string, limit int, before string) (app.Page, error)
+	Topics() ([]app.Topic, error)
+	Rename(topic, name string) error
+	// Delete deletes a topic in the spec's order: its seats, its files,
+	// its room.
+	Delete(ctx context.Context, topic string) error
+	Post(topic, content, lastSeen string) (app.Outcome, error)
+	// Events is the run's event stream and the function that ends it.
+	Events() (<-chan app.Event, func())
+}
+
 // Options configures Run.
 type Options struct {
-	Engine *room.Engine
-	Store  *topicstore.Store
+	// App is the run: rooms, topics, posts and the event stream.
+	App Backend
 	// Seats may be nil: the room works for the person alone.
 	Seats Seats
 	// Prefix is the prefix key, as Bubble Tea names it ("ctrl+b", the
@@ -138,12 +153,12 @@ const DefaultPrefix = "ctrl+b"
 // DefaultFPS is the frame rate cap.
 const DefaultFPS = 30
 
-// ErrNoEngine is returned by Run without an engine or a store.
-var ErrNoEngine = errors.New("tui: Options needs Engine and Store")
+// ErrNoEngine is returned by Run without a Backend.
+var ErrNoEngine = errors.New("tui: Options needs App")
 
 // Run shows the screen until the person quits or ctx ends.
 func Run(ctx context.Context, o Options) error {
-	if o.Engine == nil || o.Store == nil {
+	if o.App == nil {
 		return ErrNoEngine
 	}
 	if o.FPS <= 0 {
@@ -157,7 +172,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	sub := o.Engine.Subscribe()
+	events, unsubscribe := o.App.Events()
 	m.subscribed = true
 
 	// Frames on demand (third_party/bubbletea): a change is drawn at once
@@ -177,16 +192,13 @@ func Run(ctx context.Context, o Options) error {
 
 	var wg sync.WaitGroup
 	wg.Go(func() { q.run(ctx) })
-	wg.Go(func() { forwardEvents(ctx, sub, p.Send) })
+	wg.Go(func() { forwardEvents(ctx, events, p.Send) })
 	if o.Seats != nil {
 		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), time.Second/time.Duration(o.FPS), p.Send) })
-		if n, ok := o.Seats.(Notifier); ok {
-			wg.Go(func() { forwardNotices(ctx, n.Notices(), p.Send) })
-		}
 	}
 	_, err = p.Run()
 	cancel()
-	sub.Close()
+	unsubscribe()
 	wg.Wait()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
@@ -197,40 +209,18 @@ func Run(ctx context.Context, o Options) error {
 	return nil
 }
 
-// Notifier is optionally implemented by Seats: status line notices about
-// seats (resumed from, dropped resume, exited with status).
-type Notifier interface {
-	Notices() <-chan string
-}
-
-// forwardNotices shows each seat notice on the status line and reloads the
-// topic list (a seat start puts its topic in the index).
-func forwardNotices(ctx context.Context, c <-chan string, send func(tea.Msg)) {
+// forwardEvents hands every event of the run to the program. Posts are
+// final events: none is dropped here (a lag arrives as EventResync).
+func forwardEvents(ctx context.Context, events <-chan app.Event, send func(tea.Msg)) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case s, ok := <-c:
+		case ev, ok := <-events:
 			if !ok {
 				return
 			}
-			send(noteMsg{note: s, list: true})
-		}
-	}
-}
-
-// forwardEvents hands every room event to the program. Posts are final
-// events: none is dropped here.
-func forwardEvents(ctx context.Context, sub *room.Subscription, send func(tea.Msg)) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev, ok := <-sub.C:
-			if !ok {
-				return
-			}
-			send(roomEventMsg{ev})
+			send(appEventMsg{ev})
 		}
 	}
 }

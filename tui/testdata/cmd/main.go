@@ -1,6 +1,6 @@
-// Command cmd runs the Pullcept screen on the real terminal with a real
-// room engine and topic store under -dir and no seats, for the tmux test
-// and for trying the screen by hand.
+// Command cmd runs the Pullcept screen on the real terminal with a real run
+// of the app (its home under -dir, no accounts, so no seats), for the tmux
+// test and for trying the screen by hand.
 package main
 
 import (
@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"os"
 
-	"pullcept/room"
-	"pullcept/topicstore"
+	"pullcept/app"
+	"pullcept/dirs"
+	"pullcept/seat"
 	"pullcept/tui"
 )
 
 func main() {
-	dir := flag.String("dir", "", "topic store directory")
+	dir := flag.String("dir", "", "the run's home (PULLCEPT_HOME)")
 	prefix := flag.String("prefix", "", "prefix key (default ctrl+b)")
 	flag.Parse()
 	if err := run(*dir, *prefix); err != nil {
@@ -32,10 +33,14 @@ func run(dir, prefix string) error {
 		}
 		dir = d
 	}
-	st, err := topicstore.Open(dir)
+	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": dir}[k] })
 	if err != nil {
 		return err
 	}
-	eng := room.New(room.Config{Log: st, PersonName: "you"})
-	return tui.Run(context.Background(), tui.Options{Engine: eng, Store: st, Prefix: prefix})
+	a, err := app.Start(context.Background(), app.Options{Dirs: d, PersonName: "you", Accounts: []seat.Account{}})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return tui.Run(context.Background(), tui.Options{App: a, Prefix: prefix})
 }

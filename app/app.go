@@ -1,0 +1,243 @@
+// Package app is the application layer: one run of pullcept — the topic
+// store, the room engine, the room socket, the typist and the seat manager
+// — and every operation that combines them (topics, posts, seats), with
+// one typed event stream (events.go). The front ends (tui, control) use
+// only this package; main only wires.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"pullcept/dirs"
+	"pullcept/room"
+	"pullcept/room/socket"
+	"pullcept/seat"
+	"pullcept/topicstore"
+)
+
+// Options configure a run.
+type Options struct {
+	Dirs dirs.Dirs
+	// PersonName is the person's name in the rooms.
+	PersonName string
+	// Accounts are the seats' accounts; nil means read (or first write)
+	// config.json, whose notice and errors go to Notice.
+	Accounts []seat.Account
+	// ExePath is the pullcept binary the seats launch as their sidecar and
+	// hooks; "" means os.Executable.
+	ExePath string
+	// StartPane starts a seat's process; nil means a real PTY (the seam for
+	// tests, seat.ManagerOptions.StartPane).
+	StartPane func(ctx context.Context, spec seat.PaneSpec) (*seat.Pane, error)
+	// BaseEnv is the seats' base environment; nil means os.Environ().
+	BaseEnv []string
+	// Log is the app's log; nil means state/pullcept.log.
+	Log *slog.Logger
+}
+
+// App is one run. Its methods are safe for concurrent use.
+type App struct {
+	dirs   dirs.Dirs
+	log    *slog.Logger
+	store  *topicstore.Store
+	engine *room.Engine
+	sock   *socket.Server
+	typist *seat.Typist
+	seats  *seat.Manager
+	bus    *bus
+	notice string
+
+	closeLog func()
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	once     sync.Once
+}
+
+// Start opens the store, the engine, the room socket and the seat manager.
+func Start(ctx context.Context, o Options) (*App, error) {
+	if err := o.Dirs.Ensure(); err != nil {
+		return nil, err
+	}
+	a := &App{dirs: o.Dirs, bus: newBus(), closeLog: func() {}}
+	a.log = o.Log
+	if a.log == nil {
+		f, err := os.OpenFile(filepath.Join(o.Dirs.State, "pullcept.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("open log: %w", err)
+		}
+		a.log, a.closeLog = slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }
+	}
+	fail := func(err error) (*App, error) { a.closeLog(); return nil, err }
+	accounts := o.Accounts
+	if accounts == nil {
+		accounts, a.notice = LoadAccounts(o.Dirs.ConfigFile())
+	}
+	exe := o.ExePath
+	if exe == "" {
+		p, err := os.Executable()
+		if err != nil {
+			return fail(fmt.Errorf("find this binary for the sidecar: %w", err))
+		}
+		exe = p
+	}
+	store, err := topicstore.Open(o.Dirs.Logs())
+	if err != nil {
+		return fail(err)
+	}
+	a.store = store
+	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log})
+	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, PersonName: o.PersonName})
+	token, err := socket.NewToken()
+	if err != nil {
+		return fail(err)
+	}
+	a.sock, err = socket.Listen(a.engine, token, a.log)
+	if err != nil {
+		return fail(err)
+	}
+	a.log.Info("room socket listening", "addr", a.sock.Addr())
+	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
+		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane}, accounts)
+	a.sock.SetHooks(a.seats)
+	ctx, a.cancel = context.WithCancel(ctx)
+	a.wg.Add(1)
+	go func() { defer a.wg.Done(); a.follow(ctx) }()
+	return a, nil
+}
+
+// Close stops every seat (their stop sequence), then the socket, the
+// followers and the event stream.
+func (a *App) Close() {
+	a.once.Do(func() {
+		a.seats.Close()
+		a.typist.Close()
+		a.sock.Close()
+		a.cancel()
+		a.wg.Wait()
+		a.bus.close()
+		a.closeLog()
+	})
+}
+
+// typer hands the room's deliveries to the typist.
+type typer struct{ t *seat.Typist }
+
+func (t typer) Type(d room.Delivery) { t.t.Deliver(d.Topic, d.Post, d.Role, d.Accounts) }
+
+func (a *App) accountKind(account string) (string, bool) {
+	if a.seats == nil {
+		return "", false
+	}
+	return a.seats.Kind(account)
+}
+
+// LoadAccounts reads config.json (or writes a first one from the CLIs on
+// PATH) and says what happened, for the status line.
+func LoadAccounts(configFile string) ([]seat.Account, string) {
+	cfg, notice, errs := seat.LoadOrDetect(configFile, exec.LookPath)
+	var msgs []string
+	if notice != "" {
+		msgs = append(msgs, notice)
+	}
+	for _, err := range errs {
+		msgs = append(msgs, err.Error())
+	}
+	return cfg.Accounts, strings.Join(msgs, "; ")
+}
+
+// follow forwards the engine's and the seats' events into the stream, tells
+// the seat manager who appeared in a roster, and turns seat events into
+// status-line notices. An engine subscription that lagged is renewed and
+// every subscriber is told to resynchronise.
+func (a *App) follow(ctx context.Context) {
+	sub := a.engine.Subscribe()
+	defer func() { sub.Close() }()
+	seatEvents := a.seats.Subscribe()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-sub.C:
+			if !ok || ev.Kind == room.EventLagged {
+				a.log.Warn("the engine's event stream fell behind; subscribers resynchronise")
+				sub.Close()
+				sub = a.engine.Subscribe()
+				a.bus.publish(Event{Kind: EventResync})
+				continue
+			}
+			if ev.Kind == room.EventRoster {
+				for _, p := range ev.Participants {
+					if p.Account != "" {
+						a.seats.SawInRoster(ev.Topic, p.Account)
+					}
+				}
+			}
+			a.bus.publish(Event{Kind: EventRoom, Room: ev})
+		case ev := <-seatEvents:
+			a.logSeat(ev)
+			a.bus.publish(Event{Kind: EventSeat, Seat: ev})
+			if n := SeatNotice(ev); n != "" {
+				a.bus.publish(Event{Kind: EventNotice, Notice: n})
+			}
+		}
+	}
+}
+
+func (a *App) logSeat(ev seat.Event) {
+	if ev.Type == seat.EventActivity {
+		if ev.Activity != nil {
+			a.log.Info("seat activity", "topic", ev.Topic, "account", ev.Account, "state", ev.Activity.State, "signal", ev.Activity.Signal, "hold", ev.Activity.Hold)
+		}
+		return
+	}
+	a.log.Info("seat", "topic", ev.Topic, "account", ev.Account, "state", ev.State, "exit", ev.Exit, "error", ev.Error)
+}
+
+// SeatNotice is the status line's sentence for a seat event ("" for none).
+func SeatNotice(ev seat.Event) string {
+	who := ev.Name
+	switch {
+	case ev.Type != "":
+		return ""
+	case ev.Error != "":
+		return fmt.Sprintf("%s could not start: %s", who, ev.Error)
+	case ev.State == seat.StateRunning && ev.ResumedFrom != "":
+		return fmt.Sprintf("%s resumed session %s", who, ev.ResumedFrom)
+	case ev.State == seat.StateRunning && ev.DroppedResume != "":
+		return fmt.Sprintf("%s started fresh: the conversation to resume (%s) was not found, so this topic's resume record was dropped", who, ev.DroppedResume)
+	case ev.State == seat.StateRunning && ev.Argv != nil:
+		return fmt.Sprintf("%s started (new session)", who)
+	case ev.State == seat.StateExited && ev.DroppedOnExit:
+		return fmt.Sprintf("%s ended before its conversation loaded (%s); the resume record %s was dropped", who, ev.Exit, ev.DroppedResume)
+	case ev.State == seat.StateExited:
+		return fmt.Sprintf("%s ended: %s", who, ev.Exit)
+	}
+	return ""
+}
+
+// Subscribe returns a subscription to the run's events.
+func (a *App) Subscribe() *Subscription { return a.bus.subscribe() }
+
+// Notice is what loading the accounts said ("" when nothing).
+func (a *App) Notice() string { return a.notice }
+
+// URL and Token are the room socket's address and secret.
+func (a *App) URL() string   { return a.sock.URL() }
+func (a *App) Token() string { return a.sock.Token() }
+
+// PersonName is the person's name in the rooms.
+func (a *App) PersonName() string { return a.engine.PersonName() }
+
+// Log is the app's log.
+func (a *App) Log() *slog.Logger { return a.log }
+
+// ErrBadTopic reports a topic id that is missing, malformed or unknown.
+var ErrBadTopic = errors.New("bad topic")

@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"pullcept/dirs"
+	"pullcept/seat"
+)
+
+// fakeStarter is the seat manager's process seam: it records each launch's
+// spec and runs a harmless command in a real PTY instead of the CLI.
+type fakeStarter struct {
+	mu    sync.Mutex
+	specs []seat.PaneSpec
+	argv  []string
+}
+
+func (f *fakeStarter) start(ctx context.Context, spec seat.PaneSpec) (*seat.Pane, error) {
+	f.mu.Lock()
+	f.specs = append(f.specs, spec)
+	f.mu.Unlock()
+	spec.Argv = f.argv
+	return seat.StartPane(ctx, spec)
+}
+
+func newApp(t *testing.T, accounts []seat.Account, st *fakeStarter) *App {
+	t.Helper()
+	home := t.TempDir()
+	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Dirs: d, PersonName: "Master", Accounts: accounts, ExePath: "/bin/false"}
+	if st != nil {
+		o.StartPane = st.start
+	}
+	a, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	return a
+}
+
+func next(t *testing.T, s *Subscription) Event {
+	t.Helper()
+	select {
+	case ev, ok := <-s.C:
+		if !ok {
+			t.Fatal("the subscription ended")
+		}
+		return ev
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event")
+		return Event{}
+	}
+}
+
+// TestEventsSurviveLag: a subscriber that reads nothing through a burst of
+// more than QueueLimit events is told to resynchronise and then keeps
+// receiving: the post after the burst reaches it.
+func TestEventsSurviveLag(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, []seat.Account{}, nil)
+	topic, err := a.NewTopic()
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow := a.Subscribe()
+	defer slow.Close()
+	// A marker that goes through the whole pipeline: once it arrives on a
+	// second subscription, the burst has been published to the slow one.
+	mark := a.Subscribe()
+	defer mark.Close()
+	n := QueueLimit + 500
+	for i := range n {
+		a.bus.publish(Event{Kind: EventNotice, Notice: fmt.Sprint("burst ", i)})
+	}
+	if _, err := a.Post(topic, "after the burst", ""); err != nil {
+		t.Fatal(err)
+	}
+	resync, got := false, false
+	for !got {
+		ev := next(t, slow)
+		switch {
+		case ev.Kind == EventResync:
+			resync = true
+		case ev.Kind == EventRoom && ev.Room.Kind == RoomPost && ev.Room.Post.Content == "after the burst":
+			got = true
+		}
+	}
+	if !resync {
+		t.Fatal("the slow subscriber lost events without being told")
+	}
+	// The other subscriber (also behind) got there too.
+	for {
+		ev := next(t, mark)
+		if ev.Kind == EventRoom && ev.Room.Kind == RoomPost {
+			break
+		}
+	}
+}
+
+// TestDeleteStopsSeatsFirst: deleting a topic stops its seats, then its
+// files and index entry go, then its room; the seat's exit is a requested
+// one.
+func TestDeleteStopsSeatsFirst(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "echo up; sleep 60"}}
+	a := newApp(t, []seat.Account{{ID: "bot", Name: "Bot", Kind: seat.KindCLI, Command: "my-cli"}}, st)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.Post(topic, "hello", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.specs) != 1 || st.specs[0].Argv[0] != "my-cli" {
+		t.Fatalf("the launch: %+v", st.specs)
+	}
+	if err := a.Delete(context.Background(), topic); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Seats(topic)) != 0 || a.IsOpen(topic) {
+		t.Fatalf("after delete: seats %v, open %v", a.Seats(topic), a.IsOpen(topic))
+	}
+	if _, err := a.TopicByID(topic); err == nil {
+		t.Fatal("the topic is still in the store")
+	}
+	for {
+		ev := next(t, sub)
+		if ev.Kind == EventSeat && ev.Seat.State == seat.StateExited {
+			if !ev.Seat.Requested {
+				t.Fatalf("the seat's end was not a requested one: %+v", ev.Seat)
+			}
+			break
+		}
+	}
+}
+
+// TestSeatEndsByItself: a process that exits by itself is reported with
+// its status, not as a requested stop, and its notice says so.
+func TestSeatEndsByItself(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "exit 3"}}
+	a := newApp(t, []seat.Account{{ID: "bot", Name: "Bot", Kind: seat.KindCLI, Command: "my-cli"}}, st)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
+		t.Fatal(err)
+	}
+	var exited SeatEvent
+	notice := ""
+	for exited.State == "" || notice == "" {
+		ev := next(t, sub)
+		if ev.Kind == EventSeat && ev.Seat.State == seat.StateExited {
+			exited = ev.Seat
+		}
+		if ev.Kind == EventNotice && ev.Notice == "Bot ended: exit 3" {
+			notice = ev.Notice
+		}
+	}
+	if exited.Requested || exited.Code == nil || *exited.Code != 3 {
+		t.Fatalf("exit event %+v", exited)
+	}
+}
