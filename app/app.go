@@ -41,6 +41,9 @@ type Options struct {
 	BaseEnv []string
 	// Log is the app's log; nil means state/pullcept.log.
 	Log *slog.Logger
+	// Notify is how needs-you signals are told; nil means config.json's
+	// (or the defaults, with Accounts given).
+	Notify *Notify
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -54,6 +57,8 @@ type App struct {
 	seats  *seat.Manager
 	bus    *bus
 	notice string
+	notify Notify
+	needs  *needs
 
 	closeLog func()
 	cancel   context.CancelFunc
@@ -66,7 +71,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err := o.Dirs.Ensure(); err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), closeLog: func() {}}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, closeLog: func() {}}
 	a.log = o.Log
 	if a.log == nil {
 		f, err := os.OpenFile(filepath.Join(o.Dirs.State, "pullcept.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -78,7 +83,12 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	fail := func(err error) (*App, error) { a.closeLog(); return nil, err }
 	accounts := o.Accounts
 	if accounts == nil {
-		accounts, a.notice = LoadAccounts(o.Dirs.ConfigFile())
+		var cfg seat.Config
+		cfg, a.notice = LoadConfig(o.Dirs.ConfigFile())
+		accounts, a.notify = cfg.Accounts, cfg.Notify
+	}
+	if o.Notify != nil {
+		a.notify = *o.Notify
 	}
 	exe := o.ExePath
 	if exe == "" {
@@ -93,7 +103,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		return fail(err)
 	}
 	a.store = store
-	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log})
+	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed})
 	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, PersonName: o.PersonName})
 	token, err := socket.NewToken()
 	if err != nil {
@@ -139,9 +149,9 @@ func (a *App) accountKind(account string) (string, bool) {
 	return a.seats.Kind(account)
 }
 
-// LoadAccounts reads config.json (or writes a first one from the CLIs on
+// LoadConfig reads config.json (or writes a first one from the CLIs on
 // PATH) and says what happened, for the status line.
-func LoadAccounts(configFile string) ([]seat.Account, string) {
+func LoadConfig(configFile string) (seat.Config, string) {
 	cfg, notice, errs := seat.LoadOrDetect(configFile, exec.LookPath)
 	var msgs []string
 	if notice != "" {
@@ -150,7 +160,7 @@ func LoadAccounts(configFile string) ([]seat.Account, string) {
 	for _, err := range errs {
 		msgs = append(msgs, err.Error())
 	}
-	return cfg.Accounts, strings.Join(msgs, "; ")
+	return cfg, strings.Join(msgs, "; ")
 }
 
 // follow forwards the engine's and the seats' events into the stream, tells
@@ -181,9 +191,11 @@ func (a *App) follow(ctx context.Context) {
 				}
 			}
 			a.bus.publish(Event{Kind: EventRoom, Room: ev})
+			a.noteRoom(ev)
 		case ev := <-seatEvents:
 			a.logSeat(ev)
 			a.bus.publish(Event{Kind: EventSeat, Seat: ev})
+			a.noteSeat(ev)
 			if n := SeatNotice(ev); n != "" {
 				a.bus.publish(Event{Kind: EventNotice, Notice: n})
 			}

@@ -3,11 +3,15 @@ package app
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"pullcept/dirs"
+	"pullcept/room/wire"
 	"pullcept/seat"
 )
 
@@ -169,5 +173,95 @@ func TestSeatEndsByItself(t *testing.T) {
 	}
 	if exited.Requested || exited.Code == nil || *exited.Code != 3 {
 		t.Fatalf("exit event %+v", exited)
+	}
+}
+
+// TestNeedsYou: a seat's permission wait is a need until it ends; a post
+// addressed to a seat, typed in, then a Stop with no post from it since is
+// an unanswered turn, cleared when it does post.
+func TestNeedsYou(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty raw -echo; cat >/dev/null"}}
+	a := newApp(t, []seat.Account{{ID: "bot", Name: "Bot", Kind: seat.KindCLI, Command: "my-cli"}}, st)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
+		t.Fatal(err)
+	}
+	// The seat's sidecar, as the CLI would start it: it sits in the room
+	// as the account, so posts are typed into its terminal.
+	bot, _, err := websocket.DefaultDialer.Dial(a.URL(), http.Header{"Authorization": {"Bearer " + a.Token()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bot.Close()
+	if err := bot.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: topic, AccountID: "bot"}); err != nil {
+		t.Fatal(err)
+	}
+	need := func(want func(Need) bool) Need {
+		t.Helper()
+		for {
+			if ev := next(t, sub); ev.Kind == EventNeedsYou && want(ev.Need) {
+				return ev.Need
+			}
+		}
+	}
+	hook := func(event string) {
+		t.Helper()
+		if err := a.seats.Activity(context.Background(), topic, "bot", event, []byte(`{"tool_name":"Bash","tool_use_id":"t1"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook("PreToolUse")
+	hook("PermissionRequest")
+	if n := need(func(n Need) bool { return n.On }); n.Why != NeedPermission || n.Account != "bot" || a.Needs(topic)["bot"].Why != NeedPermission {
+		t.Fatalf("need %+v", n)
+	}
+	hook("PostToolUse")
+	need(func(n Need) bool { return !n.On && n.Why == NeedPermission })
+	if len(a.Needs(topic)) != 0 {
+		t.Fatalf("needs after the wait: %v", a.Needs(topic))
+	}
+
+	// Wait for the roster to hold Bot, then address it.
+	for {
+		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
+			break
+		}
+	}
+	o, err := a.Post(topic, "@Bot please review", "")
+	if err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	// Typed in (with its \r), it awaits an answer.
+	waitAwaiting(t, a, topic, "bot")
+	hook("UserPromptSubmit")
+	hook("Stop")
+	n := need(func(n Need) bool { return n.On })
+	if n.Why != NeedUnanswered || n.Post != o.Post.MessageID {
+		t.Fatalf("need %+v, want unanswered %s", n, o.Post.MessageID)
+	}
+	if err := bot.WriteJSON(wire.PostFrame{Type: wire.TypePost, MessageID: "b1", Content: "done", LastSeen: o.Post.MessageID}); err != nil {
+		t.Fatal(err)
+	}
+	need(func(n Need) bool { return !n.On && n.Why == NeedUnanswered })
+}
+
+// waitAwaiting waits until the post typed into the seat awaits an answer.
+func waitAwaiting(t *testing.T, a *App, topic, account string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		a.needs.mu.Lock()
+		_, ok := a.needs.awaiting[seatKey{topic, account}]
+		a.needs.mu.Unlock()
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the typed post never awaited an answer")
+		}
+		time.Sleep(5 * time.Millisecond) // the typist's callback sets it: no event says so
 	}
 }

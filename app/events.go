@@ -26,6 +26,8 @@ const (
 	// engine's stream did); re-read the state shown. Later events follow
 	// as usual.
 	EventResync EventKind = "resync"
+	// EventNeedsYou: a seat's needs-you signal started or ended (Need).
+	EventNeedsYou EventKind = "needs_you"
 )
 
 // Event is one thing that happened in the run.
@@ -34,6 +36,7 @@ type Event struct {
 	Room   room.Event
 	Seat   seat.Event
 	Notice string
+	Need   Need
 }
 
 // QueueLimit is how many events a subscriber may have pending before they

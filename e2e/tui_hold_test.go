@@ -22,11 +22,15 @@ func TestTUIShowsHolds(t *testing.T) {
 	}
 	phome := t.TempDir()
 	script := filepath.Join(repoRoot(t), "e2e", "testdata", "askcli.sh")
-	cfg := `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":` + strconv.Quote(script) + `}]}`
+	cfg := `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":` + strconv.Quote(script) + `}],"notify":{"permission":"both"}}`
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
+	// Everything pullcept writes to its terminal, raw: the bell and the
+	// desktop notification are bytes, not something on the screen.
+	raw := filepath.Join(t.TempDir(), "raw")
+	r.tmux("pipe-pane", "-o", "cat >> "+shellQuote(raw))
 	r.waitText("say something to the room", "Participants", "Ask")
 	r.prefix("a")
 	r.keys("j")
@@ -40,6 +44,14 @@ func TestTUIShowsHolds(t *testing.T) {
 	r.waitText("Ask · cli · running · waiting for permission", "Allow rm -rf build? [y/n]")
 	r.waitFor("the waiting badge in the participants", func(scr string) bool {
 		return regexp.MustCompile(`● Ask +waiting`).MatchString(scr)
+	})
+	// The needs-you signal: the topic row is marked, the outer terminal
+	// got BEL and the desktop notifications (notify.permission "both").
+	r.waitFor("the needs-you mark on the topic row", func(scr string) bool { return strings.HasPrefix(topicRows(scr)[0], "!") })
+	r.until("the bell and the desktop notification", func() bool {
+		data, _ := os.ReadFile(raw)
+		return strings.Contains(string(data), "\a\x1b]9;Ask is waiting for your permission") &&
+			strings.Contains(string(data), "\x1b]777;notify;Pullcept;Ask is waiting for your permission")
 	})
 	r.text("@Ask yes, are you there?")
 	r.keys("Enter")
@@ -61,4 +73,5 @@ func TestTUIShowsHolds(t *testing.T) {
 	if strings.Count(scr, "GOT<yes, are you there?>") != 1 || strings.Contains(scr, "held —") {
 		t.Fatalf("after the answer:\n%s", scr)
 	}
+	r.waitFor("the mark gone once nothing waits", func(scr string) bool { return !strings.HasPrefix(topicRows(scr)[0], "!") })
 }

@@ -101,6 +101,9 @@ type Config struct {
 	Exists bool
 	// Accounts are the valid accounts, in file order.
 	Accounts []Account
+	// Notify is how needs-you signals are told (DefaultNotify when the
+	// file says nothing).
+	Notify Notify
 }
 
 // Account returns the account with id.
@@ -189,7 +192,7 @@ func ValidAccountID(id string) bool {
 // load; an unknown field is reported and ignored. A missing file is no
 // problem: the Config has Exists false. Load never writes.
 func Load(path string) (Config, []error) {
-	cfg := Config{Path: path}
+	cfg := Config{Path: path, Notify: DefaultNotify}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
@@ -202,7 +205,8 @@ func Load(path string) (Config, []error) {
 	if err != nil {
 		return cfg, []error{&ConfigError{File: path, Index: -1, Reason: err.Error()}}
 	}
-	var errs []error
+	notify, errs := parseNotify(doc.vals["notify"], path)
+	cfg.Notify = notify
 	seen := map[string]int{}
 	for i, raw := range doc.accounts {
 		a, probs := parseAccount(raw)
@@ -674,16 +678,16 @@ func LoadOrDetect(path string, lookPath func(string) (string, error)) (cfg Confi
 		found = append(found, c.kind.DefaultCommand())
 	}
 	if len(entries) == 0 {
-		return Config{Path: path}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
+		return Config{Path: path, Notify: DefaultNotify}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
 	}
 	doc := &configDoc{vals: map[string]json.RawMessage{}, accounts: entries}
 	data, err := doc.encode()
 	if err != nil {
-		return Config{Path: path}, "", []error{err}
+		return Config{Path: path, Notify: DefaultNotify}, "", []error{err}
 	}
 	created, err := createConfig(path, data)
 	if err != nil {
-		return Config{Path: path}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
+		return Config{Path: path, Notify: DefaultNotify}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
 	}
 	cfg, errs = Load(path)
 	if !created {

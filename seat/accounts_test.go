@@ -443,3 +443,26 @@ func TestAccountsCommand(t *testing.T) {
 		t.Error("unknown subcommand accepted")
 	}
 }
+
+func TestNotifySettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(p, []byte(`{"accounts":[],"notify":{"permission":"both","unanswered":"loud","colour":"red"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, errs := Load(p)
+	if cfg.Notify.Permission != NotifyBoth || cfg.Notify.Mention != NotifyBell || cfg.Notify.Unanswered != NotifyMark {
+		t.Errorf("notify %+v: want permission both, the defaults elsewhere", cfg.Notify)
+	}
+	if len(errs) != 2 {
+		t.Errorf("errors %v: want the bad value and the unknown key", errs)
+	}
+	none, _ := Load(filepath.Join(dir, "missing.json"))
+	if none.Notify != DefaultNotify {
+		t.Errorf("no file: %+v", none.Notify)
+	}
+	if !Rings(NotifyBell) || Rings(NotifyMark) || !Desktop(NotifyBoth) || Marks(NotifyOff) {
+		t.Error("the ways of telling")
+	}
+}

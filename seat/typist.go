@@ -64,6 +64,9 @@ type TypistOptions struct {
 	// why it holds them, changes (held 0 and why "" when it types again).
 	// It must not block.
 	OnHold func(topic, account string, held int, why string)
+	// OnTyped, if set, is told after each post's \r was written. It must
+	// not block.
+	OnTyped func(topic, account string, post wire.Post)
 }
 
 // Gate says whether a terminal may be typed into now: a seat's Activity.
@@ -203,7 +206,7 @@ func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []s
 	if len(accounts) == 0 {
 		return
 	}
-	p := queued{tag: wire.TagLine(role, post, t.opts.Location), body: wire.TypedBody(post.Content)}
+	p := queued{tag: wire.TagLine(role, post, t.opts.Location), body: wire.TypedBody(post.Content), post: post}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	seen := make(map[string]bool, len(accounts))
@@ -237,7 +240,10 @@ func (t *Typist) Close() {
 
 // queued is one post waiting in a terminal's queue: its tag line and its
 // sanitised body.
-type queued struct{ tag, body string }
+type queued struct {
+	tag, body string
+	post      wire.Post
+}
 
 func (q *termQueue) push(p queued) {
 	q.mu.Lock()
@@ -373,6 +379,8 @@ func (t *Typist) typeLoop(q *termQueue) {
 				return
 			}
 			t.opts.Log.Warn("typing a room post into a terminal failed; post dropped", "err", err)
+		} else if t.opts.OnTyped != nil {
+			t.opts.OnTyped(q.topic, q.account, p.post)
 		}
 		q.pop()
 	}

@@ -255,6 +255,9 @@ type testBackend struct {
 }
 
 func (b *testBackend) PersonName() string { return b.eng.PersonName() }
+func (b *testBackend) Notify() app.Notify {
+	return app.Notify{Permission: "bell", Mention: "bell", Unanswered: "mark"}
+}
 func (b *testBackend) NewTopic() (string, error) {
 	id := topicstore.NewID()
 	_, err := b.eng.Open(id)

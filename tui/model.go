@@ -65,10 +65,15 @@ const pageSize = 50
 type model struct {
 	app    Backend
 	seats  Seats
-	prefix string
-	loc    *time.Location
-	now    func() time.Time
-	exec   func(func())
+	notify app.Notify
+	// needs are the app's needs-you signals by topic and account;
+	// mentions the topics with a post to the person not yet seen.
+	needs    map[string]map[string]app.Need
+	mentions map[string]bool
+	prefix   string
+	loc      *time.Location
+	now      func() time.Time
+	exec     func(func())
 
 	w, h int
 	lay  Layout
@@ -116,7 +121,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		o.Prefix = DefaultPrefix
 	}
 	m := &model{
-		app: o.App, seats: o.Seats, prefix: o.Prefix, loc: o.Location,
+		app: o.App, seats: o.Seats, notify: o.App.Notify(), needs: map[string]map[string]app.Need{}, mentions: map[string]bool{}, prefix: o.Prefix, loc: o.Location,
 		now: time.Now, exec: exec,
 		rooms: map[string]*roomState{}, running: map[string]int{},
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
@@ -161,6 +166,7 @@ func (m *model) show(topic string) {
 		m.focus = focusInput
 	}
 	m.paneIdx = 0
+	m.seenTopic()
 	m.refreshSeats()
 	for i, t := range m.topics {
 		if t.ID == topic {
@@ -332,6 +338,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.loadTopics() // a seat start puts its topic in the index
 		case app.EventResync:
 			return m.resync()
+		case app.EventNeedsYou:
+			return m.takeNeed(msg.ev.Need)
 		}
 	case seatsChangedMsg:
 		m.refreshSeats()
@@ -404,7 +412,7 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 		if rs := m.rooms[ev.Topic]; rs != nil {
 			rs.addLive(ev.Post, ev.Role)
 		}
-		return cmd
+		return tea.Batch(cmd, m.notePersonMention(ev))
 	case app.RoomRoster:
 		if rs := m.rooms[ev.Topic]; rs != nil {
 			rs.roster = ev.Participants
@@ -756,6 +764,8 @@ func (m *model) partRows() []partRow {
 		case st == StateExited:
 		case seat.Held > 0:
 			st = fmt.Sprintf("%d held", seat.Held)
+		case m.needs[m.topic][a.ID].Why == app.NeedUnanswered:
+			st = "no answer"
 		case seat.Activity == "waiting":
 			st = "waiting"
 		case inRoster[a.ID]:
@@ -1253,6 +1263,9 @@ func (m *model) scrollRoom(rs *roomState, act action) bool {
 		rs.offset = 0
 	default:
 		return false
+	}
+	if rs.offset <= 0 && rs.topic == m.topic {
+		delete(m.mentions, m.topic)
 	}
 	return true
 }

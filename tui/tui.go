@@ -122,6 +122,8 @@ type Backend interface {
 	Post(topic, content, lastSeen string) (app.Outcome, error)
 	// Events is the run's event stream and the function that ends it.
 	Events() (<-chan app.Event, func())
+	// Notify is how needs-you signals are told.
+	Notify() app.Notify
 }
 
 // Options configures Run.

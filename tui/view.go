@@ -161,7 +161,10 @@ func (m *model) drawTopics(r Rect) []string {
 	for i := top; i < len(m.topics) && len(out) < r.H; i++ {
 		t := m.topics[i]
 		mark := " "
-		if m.running[t.ID] > 0 {
+		switch {
+		case m.topicNeedsYou(t.ID):
+			mark = style("!", "1", "33")
+		case m.running[t.ID] > 0:
 			mark = style("●", "32")
 		}
 		name := wire.OneLine(t.Name)

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	stdlog "log"
 	"log/slog"
 	"net"
 	"net/http"
@@ -39,18 +40,18 @@ const maxHookBody = 256 << 10
 type Server struct {
 	engine *room.Engine
 	token  string
-	ln     net.Listener
+	ln     *connLimiter
 	http   *http.Server
 	log    *slog.Logger
 	up     websocket.Upgrader
+	lim    limits
 
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	conns map[*websocket.Conn]struct{}
 	hooks Hooks
 
-	refused       int
-	refusedLogged time.Time
+	refusedHooks, refusedOther everyLog
 }
 
 // NewToken makes a fresh random token (one per run).
@@ -67,24 +68,43 @@ func Listen(e *room.Engine, token string, log *slog.Logger) (*Server, error) {
 	if token == "" {
 		return nil, errors.New("room socket: empty token")
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, fmt.Errorf("room socket: %w", err)
 	}
-	s := &Server{engine: e, token: token, ln: ln, log: log, conns: map[*websocket.Conn]struct{}{}}
-	s.up = websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }} // the token is the check
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	return serve(e, token, log, ln, defaultLimits), nil
+}
+
+// serve runs the socket on ln with the given limits.
+func serve(e *room.Engine, token string, log *slog.Logger, ln net.Listener, lim limits) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cl := newConnLimiter(ln, lim.maxConns, log)
+	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, conns: map[*websocket.Conn]struct{}{}}
+	s.up = websocket.Upgrader{
+		CheckOrigin:      func(*http.Request) bool { return true }, // the token is the check
+		HandshakeTimeout: wsWriteTimeout,
+	}
+	// No ReadTimeout or WriteTimeout: they would outlive the upgrade and
+	// cut a WebSocket that is hours old (it has its own deadlines, see
+	// run), and a hook's answer may wait for the barrier.
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: lim.readHeader,
+		IdleTimeout:       lim.idle,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         cl.connState,
+		ErrorLog:          stdlog.New(httpErrorLog{log}, "", 0),
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := s.http.Serve(cl); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("room socket stopped", "err", err)
 		}
 	}()
-	return s, nil
+	return s
 }
 
 // URL is the WebSocket address sidecars connect to.
@@ -101,6 +121,9 @@ func (s *Server) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	err := s.http.Shutdown(ctx)
+	if err != nil {
+		s.http.Close() // connections still open after the wait (a header never sent, a hook still waiting)
+	}
 	s.mu.Lock()
 	for c := range s.conns {
 		c.Close()
@@ -123,12 +146,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/hooks/"):
 		s.serveHook(w, r)
 	case !s.authorized(r):
-		http.Error(w, "missing or wrong bearer token", http.StatusUnauthorized)
+		s.logRefused(&s.refusedOther, "request refused", http.StatusUnauthorized, r.Method+" "+r.URL.Path+": missing or wrong bearer token")
+		refuse(w, http.StatusUnauthorized, "missing or wrong bearer token")
 	case r.Method == http.MethodGet && r.URL.Path == Path:
 		s.serveWS(w, r)
 	default:
-		http.Error(w, "not found", http.StatusNotFound)
+		refuse(w, http.StatusNotFound, "not found")
 	}
+}
+
+// refuse answers a refused request and closes its connection after the
+// answer ("Connection: close"): a client that is refused has no business
+// keeping a connection, and held ones exhausted the descriptors once.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
 }
 
 // Hooks is what the socket needs to take a seat's hook calls (the seat
@@ -160,9 +192,9 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	hooks := s.hooks
 	s.mu.Unlock()
-	refuse := func(code int, msg string) {
-		s.logRefusedHook(code, msg)
-		http.Error(w, msg, code)
+	deny := func(code int, msg string) {
+		s.logRefused(&s.refusedHooks, "hook call refused", code, msg)
+		refuse(w, code, msg)
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
 	var event, topic, account string
@@ -172,21 +204,26 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
 		event, topic, account = parts[1], parts[2], parts[3]
 	default:
-		refuse(http.StatusNotFound, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
+		deny(http.StatusNotFound, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
 		return
 	}
 	if hooks == nil {
-		refuse(http.StatusNotFound, "this room runs no seats")
+		deny(http.StatusNotFound, "this room runs no seats")
 		return
 	}
 	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if err := hooks.CheckHook(topic, account, secret); err != nil {
-		refuse(http.StatusForbidden, "hook refused: "+err.Error())
+		deny(http.StatusForbidden, "hook refused: "+err.Error())
 		return
+	}
+	if s.lim.hookBody > 0 {
+		// For the body only: net/http clears it when the body ends, so it
+		// does not end the request's context while the answer waits.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.lim.hookBody))
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxHookBody+1))
 	if err != nil || len(body) > maxHookBody {
-		refuse(http.StatusRequestEntityTooLarge, "hook body unreadable or over 256 KiB")
+		deny(http.StatusRequestEntityTooLarge, "hook body unreadable or over 256 KiB")
 		return
 	}
 	if event == "" {
@@ -196,7 +233,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 		}
 	} else {
 		if err := hooks.Activity(r.Context(), topic, account, event, body); err != nil {
-			refuse(http.StatusBadRequest, "hook not taken: "+err.Error())
+			deny(http.StatusBadRequest, "hook not taken: "+err.Error())
 			return
 		}
 	}
@@ -204,24 +241,15 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "{}")
 }
 
-// logRefusedHook logs a refused hook call, at most one line per
-// hookLogEvery (with how many were refused since), its text cut short: the
+// logRefused logs a refused request, at most one line per hookLogEvery
+// for each kind (with how many were refused since), its text cut short: the
 // fields come from outside.
-func (s *Server) logRefusedHook(code int, msg string) {
-	s.mu.Lock()
-	s.refused++
-	now := time.Now()
-	if now.Sub(s.refusedLogged) < hookLogEvery {
-		s.mu.Unlock()
+func (s *Server) logRefused(every *everyLog, what string, code int, msg string) {
+	n, ok := every.hit(time.Now(), hookLogEvery)
+	if !ok {
 		return
 	}
-	n := s.refused
-	s.refused, s.refusedLogged = 0, now
-	s.mu.Unlock()
-	if len(msg) > 200 {
-		msg = msg[:200] + "…"
-	}
-	s.log.Warn("hook call refused", "status", code, "reason", msg, "refused_since_last_line", n)
+	s.log.Warn(what, "status", code, "reason", cutText(msg, 200), "refused_since_last_line", n)
 }
 
 // parseStatus reads the rate limits of a Claude Code status line payload:
@@ -258,6 +286,9 @@ func parseStatus(body []byte) (five, seven *wire.Window) {
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	// For the upgrader's refusals (not a WebSocket handshake): on success
+	// it writes its own header and this one is not sent.
+	w.Header().Set("Connection", "close")
 	c, err := s.up.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
@@ -278,15 +309,39 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 // run reads frames until the connection ends. Frames are handled in order;
 // a frame the room cannot take gets an error frame and the connection is
 // kept.
+//
+// Keepalive: the room pings every wsPing, and a connection that sends
+// nothing at all (no frame, pong or ping) for wsRead while the room waits
+// for it is closed. A live peer answers pings by itself (every WebSocket
+// library does while it reads; the sidecar always reads, and pings too), so
+// only a dead or frozen peer is cut, never a quiet one.
 func (s *Server) run(c *websocket.Conn) {
 	defer c.Close()
 	id := s.engine.NewConn()
 	defer s.engine.Leave(id)
 	send := func(v any) error {
-		c.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		c.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
 		return c.WriteJSON(v)
 	}
+	alive := func() {}
+	if s.lim.wsRead > 0 {
+		alive = func() { c.SetReadDeadline(time.Now().Add(s.lim.wsRead)) }
+		c.SetPongHandler(func(string) error { alive(); return nil })
+		c.SetPingHandler(func(data string) error {
+			alive()
+			err := c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(wsWriteTimeout))
+			var ne net.Error
+			if errors.Is(err, websocket.ErrCloseSent) || (errors.As(err, &ne) && ne.Timeout()) {
+				return nil
+			}
+			return err
+		})
+		done := make(chan struct{})
+		defer close(done)
+		go s.ping(c, done)
+	}
 	for {
+		alive() // from now: the time spent answering the last frame is not the peer's
 		kind, rd, err := c.NextReader()
 		if err != nil {
 			return
@@ -313,6 +368,24 @@ func (s *Server) run(c *websocket.Conn) {
 		reply := s.handle(id, data)
 		if reply != nil {
 			if send(reply) != nil {
+				return
+			}
+		}
+	}
+}
+
+// ping pings c every wsPing until done; a ping that cannot be written
+// closes the connection.
+func (s *Server) ping(c *websocket.Conn, done <-chan struct{}) {
+	t := time.NewTicker(s.lim.wsPing)
+	defer t.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-t.C:
+			if err := c.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteTimeout)); err != nil {
+				c.Close()
 				return
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -31,6 +33,12 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, defaultLimits, nil)
+}
+
+// newEnvWith is newEnv with the socket's limits and log given.
+func newEnvWith(t testing.TB, lim limits, log *slog.Logger) *env {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "logs", "main")
 	store, err := topicstore.Open(dir)
 	if err != nil {
@@ -41,10 +49,11 @@ func newEnv(t testing.TB) *env {
 	if _, err := e.Open(topic); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := Listen(e, "tok-"+t.Name(), nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv := serve(e, "tok-"+t.Name(), log, ln, lim)
 	t.Cleanup(func() { srv.Close() })
 	return &env{e: e, store: store, srv: srv, dir: dir, topic: topic}
 }

@@ -1,0 +1,88 @@
+package seat
+
+// The "notify" settings of config.json: how the screen tells the person
+// that something needs them (issue "Seats know what their CLI is doing",
+// needs-you signals). Each signal is marked on the topic row and the
+// participants row, and may ring the outer terminal:
+//
+//	"notify": {"permission": "bell", "mention": "bell", "unanswered": "mark"}
+//
+// Values: "off" (nothing), "mark" (rows only), "bell" (BEL), "desktop"
+// (OSC 9 and OSC 777 notifications, for terminals that show them),
+// "both" (BEL and desktop).
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Notify says how each needs-you signal is told.
+type Notify struct {
+	// Permission: a seat waits for the person (permission prompt,
+	// question, elicitation).
+	Permission string `json:"permission,omitempty"`
+	// Mention: a post addressed to the person while another topic is on
+	// screen or the room is scrolled up.
+	Mention string `json:"mention,omitempty"`
+	// Unanswered: an addressed seat ended its turn without having posted
+	// since the post was typed into it.
+	Unanswered string `json:"unanswered,omitempty"`
+}
+
+// The ways of telling.
+const (
+	NotifyOff     = "off"
+	NotifyMark    = "mark"
+	NotifyBell    = "bell"
+	NotifyDesktop = "desktop"
+	NotifyBoth    = "both"
+)
+
+var notifyValues = []string{NotifyOff, NotifyMark, NotifyBell, NotifyDesktop, NotifyBoth}
+
+// DefaultNotify rings the bell for permission waits and mentions and marks
+// unanswered turns.
+var DefaultNotify = Notify{Permission: NotifyBell, Mention: NotifyBell, Unanswered: NotifyMark}
+
+// Rings reports whether a way rings the bell; Desktop whether it sends a
+// desktop notification; Marks whether it marks the rows.
+func Rings(way string) bool   { return way == NotifyBell || way == NotifyBoth }
+func Desktop(way string) bool { return way == NotifyDesktop || way == NotifyBoth }
+func Marks(way string) bool   { return way != NotifyOff }
+
+// parseNotify reads the "notify" object over the defaults; a bad value is
+// reported and the default kept.
+func parseNotify(raw json.RawMessage, file string) (Notify, []error) {
+	n := DefaultNotify
+	if len(raw) == 0 {
+		return n, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return n, []error{&ConfigError{File: file, Index: -1, Field: "notify", Reason: "not an object: " + err.Error()}}
+	}
+	var errs []error
+	for k, v := range m {
+		s, _ := v.(string)
+		var dst *string
+		switch k {
+		case "permission":
+			dst = &n.Permission
+		case "mention":
+			dst = &n.Mention
+		case "unanswered":
+			dst = &n.Unanswered
+		default:
+			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "notify." + k, Reason: "unknown (want permission, mention or unanswered)"})
+			continue
+		}
+		if !slices.Contains(notifyValues, s) {
+			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "notify." + k, Reason: fmt.Sprintf("%v is not one of %s", v, strings.Join(notifyValues, ", "))})
+			continue
+		}
+		*dst = s
+	}
+	return n, errs
+}

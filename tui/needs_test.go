@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pullcept/app"
+	"pullcept/room/wire"
+)
+
+// rawOf runs cmd and returns what it writes to the outer terminal raw.
+func rawOf(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	var out strings.Builder
+	var walk func(tea.Msg)
+	walk = func(msg tea.Msg) {
+		switch msg := msg.(type) {
+		case tea.RawMsg:
+			out.WriteString(msg.Msg.(string))
+		case tea.BatchMsg:
+			for _, c := range msg {
+				if c != nil {
+					walk(c())
+				}
+			}
+		}
+	}
+	walk(cmd())
+	return out.String()
+}
+
+// A post addressed to the person in a topic not on screen marks that
+// topic's row and rings the bell; one in the topic on screen does not.
+func TestMentionOfThePersonMarksAndRings(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	shown := hs.m.topic
+	other, _ := hs.m.app.NewTopic()
+	lin := hs.eng.NewConn()
+	if err := hs.eng.Hello(lin, wire.Hello{Type: "hello", Name: "Lin", Room: other}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hs.eng.PostFromConn(lin, wire.PostFrame{MessageID: "m1", Content: "@you look at this"}); err != nil {
+		t.Fatal(err)
+	}
+	var ev app.RoomEvent
+	for ev.Kind != app.RoomPost {
+		ev = <-hs.sub.C
+	}
+	_, cmd := hs.m.Update(roomEventMsg{ev})
+	if got := rawOf(cmd); got != "\a" {
+		t.Fatalf("the outer terminal got %q, want a bell", got)
+	}
+	if !hs.m.topicNeedsYou(other) || hs.m.topicNeedsYou(shown) {
+		t.Fatalf("marks: other %v, shown %v", hs.m.topicNeedsYou(other), hs.m.topicNeedsYou(shown))
+	}
+	hs.run(hs.m.openTopic(other))
+	if hs.m.topicNeedsYou(other) {
+		t.Fatal("the mark stayed after the topic came on screen")
+	}
+	// On screen at the newest post: no ring.
+	if _, err := hs.eng.PostFromConn(lin, wire.PostFrame{MessageID: "m2", Content: "@you again", LastSeen: "m1"}); err != nil {
+		t.Fatal(err)
+	}
+	for ev = (app.RoomEvent{}); ev.Kind != app.RoomPost; {
+		ev = <-hs.sub.C
+	}
+	if _, cmd := hs.m.Update(roomEventMsg{ev}); rawOf(cmd) != "" {
+		t.Fatal("rang for a post the person is looking at")
+	}
+}
+
+// A seat's needs-you signal from the app: marked, rung as configured
+// (desktop text made safe), cleared at its end.
+func TestNeedFromTheApp(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	hs.m.notify.Permission = "both"
+	n := app.Need{Topic: hs.m.topic, Account: "lin", Name: "Lin\x1b]0;x\a", Why: app.NeedPermission, On: true}
+	_, cmd := hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: n}})
+	got := rawOf(cmd)
+	if !strings.HasPrefix(got, "\a\x1b]9;") || !strings.Contains(got, "\x1b]777;notify;Pullcept;") || strings.Count(got, "\x1b") != 2 || strings.Count(got, "\a") != 3 {
+		t.Fatalf("raw %q: want BEL, OSC 9 and OSC 777 with no sequence from the name", got)
+	}
+	if !hs.m.topicNeedsYou(hs.m.topic) {
+		t.Fatal("no mark")
+	}
+	n.On = false
+	hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: n}})
+	if hs.m.topicNeedsYou(hs.m.topic) {
+		t.Fatal("the mark outlived the wait")
+	}
+	hs.m.notify.Unanswered = "off"
+	hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: app.Need{Topic: hs.m.topic, Account: "lin", Why: app.NeedUnanswered, On: true}}})
+	if hs.m.topicNeedsYou(hs.m.topic) {
+		t.Fatal(`marked with notify "off"`)
+	}
+}
