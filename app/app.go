@@ -61,6 +61,7 @@ type App struct {
 	needs  *needs
 
 	closeLog func()
+	unlock   func()
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
 	once     sync.Once
@@ -71,16 +72,22 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err := o.Dirs.Ensure(); err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, closeLog: func() {}}
+	unlock, err := lockHome(o.Dirs.State)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, unlock: unlock}
+	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
 		f, err := os.OpenFile(filepath.Join(o.Dirs.State, "pullcept.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
+			unlock()
 			return nil, fmt.Errorf("open log: %w", err)
 		}
 		a.log, a.closeLog = slog.New(slog.NewTextHandler(f, nil)), func() { f.Close() }
 	}
-	fail := func(err error) (*App, error) { a.closeLog(); return nil, err }
+	fail := func(err error) (*App, error) { a.closeLog(); a.unlock(); return nil, err }
 	accounts := o.Accounts
 	if accounts == nil {
 		var cfg seat.Config
@@ -134,6 +141,7 @@ func (a *App) Close() {
 		a.wg.Wait()
 		a.bus.close()
 		a.closeLog()
+		a.unlock()
 	})
 }
 

@@ -2,8 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -199,6 +202,11 @@ func TestNeedsYou(t *testing.T) {
 	if err := bot.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: topic, AccountID: "bot"}); err != nil {
 		t.Fatal(err)
 	}
+	for { // Bot in the roster
+		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
+			break
+		}
+	}
 	need := func(want func(Need) bool) Need {
 		t.Helper()
 		for {
@@ -224,12 +232,6 @@ func TestNeedsYou(t *testing.T) {
 		t.Fatalf("needs after the wait: %v", a.Needs(topic))
 	}
 
-	// Wait for the roster to hold Bot, then address it.
-	for {
-		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
-			break
-		}
-	}
 	o, err := a.Post(topic, "@Bot please review", "")
 	if err != nil || !o.Delivered {
 		t.Fatalf("%+v %v", o, err)
@@ -264,4 +266,27 @@ func waitAwaiting(t *testing.T, a *App, topic, account string) {
 		}
 		time.Sleep(5 * time.Millisecond) // the typist's callback sets it: no event says so
 	}
+}
+
+// TestOneRunPerHome: a second run on a home is refused with the holder's
+// pid while the first runs; once it has closed, a new one starts.
+func TestOneRunPerHome(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	d, _ := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
+	o := Options{Dirs: d, Accounts: []seat.Account{}, ExePath: "/bin/false"}
+	first, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Start(context.Background(), o)
+	if !errors.Is(err, ErrHomeBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second run: %v", err)
+	}
+	first.Close()
+	again, err := Start(context.Background(), o)
+	if err != nil {
+		t.Fatalf("after the first closed: %v", err)
+	}
+	again.Close()
 }

@@ -364,3 +364,25 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond) // polling a file and a terminal mode: no event says "written"
 	}
 }
+
+// TestTypistSaysWhyItHolds: a post held behind the person's unsent keys is
+// reported with that reason (the screen shows it), and the report clears
+// once the post is typed.
+func TestTypistSaysWhyItHolds(t *testing.T) {
+	t.Parallel()
+	ty := NewTypist(TypistOptions{Location: tokyo, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
+	t.Cleanup(ty.Close)
+	term := newFakeTerm()
+	term.setPending(true)
+	ty.Attach("t", "a", term)
+	ty.Deliver("t", roomPost("m1", "Kai", "hello"), "admin", []string{"a"})
+	waitHeldN(t, ty, 1, HoldUnsent)
+	term.setPending(false)
+	if got := <-term.typed; !strings.Contains(got, "hello") {
+		t.Fatalf("typed %q", got)
+	}
+	<-term.typed // the submit
+	if n, why := ty.Held("t", "a"); n != 0 || why != "" {
+		t.Fatalf("still held %d %q after typing", n, why)
+	}
+}

@@ -1,0 +1,51 @@
+package app
+
+// One run per home (issue "Sessions outlive the terminal": two pullcept
+// processes on one home ran two engines over one store — two floors and two
+// orders for one topic, which the spec forbids: 一つの会話に二つの順序が生まれ
+// る). A run holds an exclusive flock on state/pullcept.lock for its whole
+// life; the kernel drops it when the process ends, however it ends, so a
+// killed run leaves nothing to clean up. Until a second pullcept can attach
+// to the running one, it is refused with the holder's pid.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// ErrHomeBusy reports that another run holds the home.
+var ErrHomeBusy = errors.New("another pullcept runs on this home")
+
+// LockFile is the lock's name under the state folder.
+const LockFile = "pullcept.lock"
+
+// lockHome takes the home's lock; release gives it back.
+func lockHome(stateDir string) (release func(), err error) {
+	path := filepath.Join(stateDir, LockFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("home lock %s: %w", path, err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		data, _ := os.ReadFile(path)
+		f.Close()
+		holder := strings.TrimSpace(string(data))
+		if _, perr := strconv.Atoi(holder); perr != nil {
+			holder = "unknown"
+		}
+		return nil, fmt.Errorf("%w (pid %s, lock %s): one home has one room engine, so quit that pullcept first, or give this one another home with PULLCEPT_HOME", ErrHomeBusy, holder, path)
+	}
+	_ = f.Truncate(0)
+	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	return func() {
+		_ = f.Truncate(0)
+		_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
+		f.Close()
+	}, nil
+}
