@@ -44,6 +44,9 @@ type Options struct {
 	// Notify is how needs-you signals are told; nil means config.json's
 	// (or the defaults, with Accounts given).
 	Notify *Notify
+	// ReopenSeats overrides config.json's "reopen_seats" ("" = the file's,
+	// or auto).
+	ReopenSeats string
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -58,6 +61,7 @@ type App struct {
 	bus    *bus
 	notice string
 	notify Notify
+	reopen string
 	needs  *needs
 
 	closeLog func()
@@ -76,7 +80,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, unlock: unlock}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -92,7 +96,10 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if accounts == nil {
 		var cfg seat.Config
 		cfg, a.notice = LoadConfig(o.Dirs.ConfigFile())
-		accounts, a.notify = cfg.Accounts, cfg.Notify
+		accounts, a.notify, a.reopen = cfg.Accounts, cfg.Notify, cfg.ReopenSeats
+	}
+	if o.ReopenSeats != "" {
+		a.reopen = o.ReopenSeats
 	}
 	if o.Notify != nil {
 		a.notify = *o.Notify

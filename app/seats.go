@@ -84,3 +84,46 @@ type SeatEvent = seat.Event
 
 // SeatActivity is the Type of a seat's activity event.
 const SeatActivity = seat.EventActivity
+
+// Reopen brings back a topic's sessions (spec 000 decision 3, トピックはセッション
+// の器; 003 トピック 復帰の手段は二段構え): every account the topic records a
+// session for that is configured, launchable and not running is started —
+// resumed where the conversation still exists, fresh otherwise (the seat
+// manager's resume rule) — and the status line is told which (the seats'
+// notices). A seat that cannot start does not stop the others or the
+// topic ("再開できない席があってもトピックは開く"): its error is returned with the
+// others'.
+func (a *App) Reopen(ctx context.Context, topic string) (started []seat.Event, errs []error) {
+	for _, acc := range a.Recorded(topic) {
+		ev, err := a.StartSeat(ctx, topic, acc)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		started = append(started, ev)
+	}
+	return started, errs
+}
+
+// Recorded lists the accounts a topic records a session for that are
+// configured, launchable and not running there now, in config order.
+func (a *App) Recorded(topic string) []string {
+	t, err := a.store.Get(topic)
+	if err != nil || len(t.Sessions) == 0 {
+		return nil
+	}
+	var out []string
+	for _, acc := range a.seats.Accounts() {
+		if _, rec := t.Sessions[acc.ID]; !rec || !acc.Kind.Launchable() {
+			continue
+		}
+		if _, running := a.seats.Seat(topic, acc.ID); running {
+			continue
+		}
+		out = append(out, acc.ID)
+	}
+	return out
+}
+
+// ReopenSeats is config.json's "reopen_seats": auto, ask or off.
+func (a *App) ReopenSeats() string { return a.reopen }

@@ -104,6 +104,9 @@ type Config struct {
 	// Notify is how needs-you signals are told (DefaultNotify when the
 	// file says nothing).
 	Notify Notify
+	// ReopenSeats is what reopening a topic does with the sessions
+	// recorded in it: ReopenAuto (the default), ReopenAsk, ReopenOff.
+	ReopenSeats string
 }
 
 // Account returns the account with id.
@@ -192,7 +195,7 @@ func ValidAccountID(id string) bool {
 // load; an unknown field is reported and ignored. A missing file is no
 // problem: the Config has Exists false. Load never writes.
 func Load(path string) (Config, []error) {
-	cfg := Config{Path: path, Notify: DefaultNotify}
+	cfg := Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
@@ -207,6 +210,8 @@ func Load(path string) (Config, []error) {
 	}
 	notify, errs := parseNotify(doc.vals["notify"], path)
 	cfg.Notify = notify
+	reopen, rerrs := parseReopen(doc.vals["reopen_seats"], path)
+	cfg.ReopenSeats, errs = reopen, append(errs, rerrs...)
 	seen := map[string]int{}
 	for i, raw := range doc.accounts {
 		a, probs := parseAccount(raw)
@@ -678,16 +683,16 @@ func LoadOrDetect(path string, lookPath func(string) (string, error)) (cfg Confi
 		found = append(found, c.kind.DefaultCommand())
 	}
 	if len(entries) == 0 {
-		return Config{Path: path, Notify: DefaultNotify}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
 	}
 	doc := &configDoc{vals: map[string]json.RawMessage{}, accounts: entries}
 	data, err := doc.encode()
 	if err != nil {
-		return Config{Path: path, Notify: DefaultNotify}, "", []error{err}
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{err}
 	}
 	created, err := createConfig(path, data)
 	if err != nil {
-		return Config{Path: path, Notify: DefaultNotify}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
 	}
 	cfg, errs = Load(path)
 	if !created {

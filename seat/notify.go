@@ -86,3 +86,23 @@ func parseNotify(raw json.RawMessage, file string) (Notify, []error) {
 	}
 	return n, errs
 }
+
+// How reopening a topic treats the sessions recorded in it
+// (config.json "reopen_seats").
+const (
+	ReopenAuto = "auto" // start them (resumed where possible)
+	ReopenAsk  = "ask"  // ask the person first
+	ReopenOff  = "off"  // leave them; start by hand
+)
+
+// parseReopen reads "reopen_seats" (default auto).
+func parseReopen(raw json.RawMessage, file string) (string, []error) {
+	if len(raw) == 0 {
+		return ReopenAuto, nil
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil || (v != ReopenAuto && v != ReopenAsk && v != ReopenOff) {
+		return ReopenAuto, []error{&ConfigError{File: file, Index: -1, Field: "reopen_seats", Reason: fmt.Sprintf("%s is not one of auto, ask, off", raw)}}
+	}
+	return v, nil
+}

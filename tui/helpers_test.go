@@ -249,9 +249,10 @@ func golden(t *testing.T, name, got string) {
 // and the fake seats for the delete order (the app's rule: seats, files,
 // room). Events reach the model through the harness's pump.
 type testBackend struct {
-	eng   *room.Engine
-	store *topicstore.Store
-	seats *fakeSeats
+	eng    *room.Engine
+	store  *topicstore.Store
+	seats  *fakeSeats
+	reopen string // "" = auto
 }
 
 func (b *testBackend) PersonName() string { return b.eng.PersonName() }
@@ -307,4 +308,31 @@ func (b *testBackend) Events() (<-chan app.Event, func()) {
 		}
 	}()
 	return c, sub.Close
+}
+
+func (b *testBackend) IsOpen(topic string) bool { _, ok := b.eng.Room(topic); return ok }
+func (b *testBackend) Recorded(topic string) []string {
+	t, err := b.store.Get(topic)
+	if err != nil || b.seats == nil {
+		return nil
+	}
+	var out []string
+	for _, a := range b.seats.accounts {
+		if _, ok := t.Sessions[a.ID]; ok {
+			out = append(out, a.ID)
+		}
+	}
+	return out
+}
+func (b *testBackend) Reopen(_ context.Context, topic string) ([]app.SeatEvent, []error) {
+	for _, a := range b.Recorded(topic) {
+		b.seats.Start(topic, a)
+	}
+	return nil, nil
+}
+func (b *testBackend) ReopenSeats() string {
+	if b.reopen == "" {
+		return "auto"
+	}
+	return b.reopen
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -56,6 +57,9 @@ const (
 type dialog struct {
 	topic string
 	lines []string
+	// reopen: the dialog asks to bring the topic's sessions back (else it
+	// asks to delete the topic).
+	reopen bool
 }
 
 // pageSize is how many posts a page of the room loads.
@@ -178,6 +182,7 @@ func (m *model) show(topic string) {
 // openTopic opens a listed topic: its room (seating the person) and its
 // last page.
 func (m *model) openTopic(id string) tea.Cmd {
+	reopened := !m.app.IsOpen(id) // first time in this run: its sessions may come back
 	if err := m.app.EnsureOpen(id); err != nil {
 		m.status = "open: " + err.Error()
 		return nil
@@ -189,11 +194,68 @@ func (m *model) openTopic(id string) tea.Cmd {
 	}
 	rs.roster = m.app.Roster(id)
 	m.show(id)
+	var cmds []tea.Cmd
+	if reopened {
+		cmds = append(cmds, m.bringBack(id))
+	}
 	if !rs.loaded && !rs.loading {
 		rs.loading = true
-		return m.loadPage(id, "")
+		cmds = append(cmds, m.loadPage(id, ""))
 	}
-	return nil
+	return tea.Batch(cmds...)
+}
+
+// bringBack applies "reopen_seats" to a topic opened again: its recorded
+// sessions start (auto), or the person is asked (ask), or nothing (off).
+func (m *model) bringBack(topic string) tea.Cmd {
+	if m.seats == nil {
+		return nil
+	}
+	accts := m.app.Recorded(topic)
+	if len(accts) == 0 {
+		return nil
+	}
+	switch m.app.ReopenSeats() {
+	case "off":
+		m.status = fmt.Sprintf("%d session(s) recorded here (%s): %s a, then s starts one", len(accts), m.accountNames(accts), m.prefix)
+		return nil
+	case "ask":
+		m.dlg = &dialog{topic: topic, reopen: true, lines: []string{
+			"Bring back this topic's sessions?", "",
+			m.accountNames(accts) + " had sessions here; each resumes its conversation where it still exists.",
+			"", "[y] bring them back    [n] not now",
+		}}
+		return nil
+	}
+	return m.reopen(topic)
+}
+
+// reopen starts a topic's recorded sessions in a Cmd; the seats' own
+// notices say which resumed and which started fresh.
+func (m *model) reopen(topic string) tea.Cmd {
+	b := m.app
+	return func() tea.Msg {
+		_, errs := b.Reopen(context.Background(), topic)
+		if len(errs) > 0 {
+			return noteMsg{err: errors.Join(errs...), list: true}
+		}
+		return noteMsg{list: true}
+	}
+}
+
+// accountNames is the accounts' calling names, joined.
+func (m *model) accountNames(ids []string) string {
+	var names []string
+	for _, id := range ids {
+		name := id
+		for _, a := range m.accounts {
+			if a.ID == id {
+				name = a.Name
+			}
+		}
+		names = append(names, wire.OneLine(name))
+	}
+	return strings.Join(names, ", ")
 }
 
 func (m *model) loadPage(topic, before string) tea.Cmd {
@@ -915,7 +977,10 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 	case ctxDialog:
 		d := m.dlg
 		m.dlg = nil
-		if act == actConfirm && d != nil {
+		switch {
+		case act == actConfirm && d != nil && d.reopen:
+			return m.reopen(d.topic)
+		case act == actConfirm && d != nil:
 			m.status = "deleting “" + m.topicName(d.topic) + "”"
 			return m.deleteTopic(d.topic)
 		}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -96,5 +97,54 @@ func TestNeedFromTheApp(t *testing.T) {
 	hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: app.Need{Topic: hs.m.topic, Account: "lin", Why: app.NeedUnanswered, On: true}}})
 	if hs.m.topicNeedsYou(hs.m.topic) {
 		t.Fatal(`marked with notify "off"`)
+	}
+}
+
+// Reopening a topic brings its recorded sessions back (reopen_seats auto);
+// "off" only says they are there; "ask" asks first; a topic already open in
+// this run is not reopened.
+func TestReopenBringsSessionsBack(t *testing.T) {
+	for _, mode := range []string{"auto", "off", "ask"} {
+		t.Run(mode, func(t *testing.T) {
+			seats := newFakeSeats(Account{ID: "lin", Name: "Lin", Kind: "claude_code"}, Account{ID: "lay", Name: "Lay", Kind: "codex"})
+			hs := newHarness(t, seats, 120, 30)
+			b := hs.m.app.(*testBackend)
+			b.reopen = mode
+			old := "01a23000-0000-7000-8000-000000000001"
+			if err := hs.store.SetSession(old, "lin", "sess-1"); err != nil {
+				t.Fatal(err)
+			}
+			hs.run(hs.m.loadTopics())
+			hs.run(hs.m.openTopic(old))
+			started := func() bool {
+				seats.mu.Lock()
+				defer seats.mu.Unlock()
+				return slices.Contains(seats.calls, "start lin")
+			}
+			switch mode {
+			case "auto":
+				if !started() || slices.Contains(seats.calls, "start lay") {
+					t.Fatalf("calls %q: want Lin (recorded) started, not Lay", seats.calls)
+				}
+			case "off":
+				if started() || !strings.Contains(hs.m.status, "1 session(s) recorded here (Lin)") {
+					t.Fatalf("calls %q status %q", seats.calls, hs.m.status)
+				}
+			case "ask":
+				if started() || hs.m.dlg == nil || !hs.m.dlg.reopen {
+					t.Fatalf("calls %q: want a question first", seats.calls)
+				}
+				hs.send(tea.KeyPressMsg{Code: 'y', Text: "y"})
+				if !started() {
+					t.Fatalf("calls %q after yes", seats.calls)
+				}
+			}
+			// Back and forth: an open topic is not reopened.
+			n := len(seats.calls)
+			hs.run(hs.m.openTopic(old))
+			if len(seats.calls) != n {
+				t.Fatalf("opening it again called %q", seats.calls[n:])
+			}
+		})
 	}
 }

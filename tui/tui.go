@@ -124,6 +124,14 @@ type Backend interface {
 	Events() (<-chan app.Event, func())
 	// Notify is how needs-you signals are told.
 	Notify() app.Notify
+	// IsOpen reports whether a topic's room is open in this run.
+	IsOpen(topic string) bool
+	// Recorded lists the accounts the topic records sessions for that are
+	// not running; Reopen starts them (resumed where possible);
+	// ReopenSeats is the setting: auto, ask or off.
+	Recorded(topic string) []string
+	Reopen(ctx context.Context, topic string) ([]app.SeatEvent, []error)
+	ReopenSeats() string
 }
 
 // Options configures Run.

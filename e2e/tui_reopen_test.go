@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+// TestTUIReopenBringsSessionsBack: a topic whose seat ran is opened again
+// after pullcept was restarted; its session comes back by itself
+// (reopen_seats auto), with the launch's id handed out again.
+func TestTUIReopenBringsSessionsBack(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "scriptcli")
+	build := exec.Command("go", "build", "-o", cli, "./seat/testdata/scriptcli")
+	build.Dir = repoRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build scriptcli: %v\n%s", err, out)
+	}
+	phome := t.TempDir()
+	cfg := map[string]any{"accounts": []map[string]any{{
+		"id": "bot", "name": "Bot", "kind": "cli",
+		// {session_id}: the app mints an id, so the topic records the session.
+		"command": strconv.Quote(cli) + " {session_id}",
+		"env":     map[string]string{"SCRIPTCLI_MCP_AT_START": "1"},
+	}}}
+	data, _ := json.Marshal(cfg)
+	if err := os.WriteFile(filepath.Join(phome, "config.json"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}
+
+	r := startTUI(t, phome, env, 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Bot")
+	r.prefix("i")
+	r.text("remember this topic")
+	r.keys("Enter")
+	r.prefix("a")
+	r.keys("j")
+	r.keys("s")
+	r.waitText("Bot · cli · running", "scriptcli READY")
+	r.waitFor("Bot in the room", func(scr string) bool { return regexp.MustCompile(`● Bot +in room`).MatchString(scr) })
+	r.prefix("q")
+	r.until("pullcept to end", func() bool { return r.exitStatus() != "" })
+
+	// A new pullcept on the same home: it opens on a new topic; the old one
+	// is in the list. Opening it brings Bot back.
+	r2 := startTUI(t, phome, env, 160, 40, nil)
+	r2.waitText("say something to the room", "remember this")
+	r2.prefix("n")
+	r2.waitText("Room · remember this topic", "Bot · cli · running", "scriptcli READY")
+	r2.waitFor("Bot back in the room", func(scr string) bool { return regexp.MustCompile(`● Bot +in room`).MatchString(scr) })
+	// The status line says how it came back (no resume line: fresh).
+	r2.waitText("Bot started (new session)")
+}
