@@ -11,11 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"pullcept/app"
 	"pullcept/control"
 	"pullcept/dirs"
+	"pullcept/room/wire"
 	"pullcept/seat"
 	"pullcept/topicstore"
 	"pullcept/tui"
@@ -30,6 +32,7 @@ usage:
   pullcept hook EVENT               report a seat's hook event to the room (run by a seat's CLI)
   pullcept accounts list|add|remove the accounts in config.json (pullcept accounts help)
   pullcept topics list [--json]     list topics
+  pullcept version                  the build (module version, commit, protocol)
   pullcept topics show ID [--tail N] [--json]
                                     print a topic's posts
 Data lives under $PULLCEPT_HOME, else the XDG folders (README).
@@ -66,6 +69,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return seat.AccountsCommand(args, d.ConfigFile(), stdout, exec.LookPath)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
+		return nil
+	case "version", "--version", "-V":
+		fmt.Fprintln(stdout, version())
 		return nil
 	case "":
 		return runTUI(ctx)
@@ -149,4 +155,35 @@ func topics(args []string, stdout io.Writer) error {
 	default:
 		return fmt.Errorf("unknown topics command %q (want list or show)", args[0])
 	}
+}
+
+// version names this build: the module's version and commit from the
+// build info (a plain `go build` in a checkout records the commit), and the
+// room protocol it speaks.
+func version() string {
+	v, commit, dirty := "(devel)", "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				commit = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	out := "pullcept " + v
+	if commit != "" {
+		if len(commit) > 12 {
+			commit = commit[:12]
+		}
+		out += " " + commit
+		if dirty {
+			out += "+dirty"
+		}
+	}
+	return fmt.Sprintf("%s (room protocol %d)", out, wire.ProtocolVersion)
 }

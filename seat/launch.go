@@ -109,6 +109,10 @@ type Launch struct {
 	Hook HookTarget
 }
 
+// multiplexerEnvNames are the person's terminal's variables that would
+// tell a seat's CLI it runs inside a multiplexer or a particular terminal.
+var multiplexerEnvNames = []string{"TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY", "ZELLIJ", "ZELLIJ_SESSION_NAME"}
+
 // Errors of Resolve.
 var (
 	// ErrNotLaunchable reports an account whose kind is not started as a seat
@@ -175,6 +179,12 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		env.unset(k)
 	}
 	env.unset(EnvMCPConfig)
+	// The seat's terminal is the app's, not the person's multiplexer: a
+	// CLI that sees TMUX or TERM_PROGRAM=tmux believes it runs in tmux
+	// (Claude then talks to tmux about its clipboard and drops colours).
+	for _, k := range multiplexerEnvNames {
+		env.unset(k)
+	}
 	for _, k := range hookEnvNames {
 		env.unset(k)
 	}

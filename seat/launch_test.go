@@ -46,7 +46,8 @@ func (w *ltWorld) req(acc Account) LaunchRequest {
 		Account: acc, Topic: w.topic, Dir: w.dir,
 		RoomURL: "ws://127.0.0.1:4242/room", Token: ltToken,
 		ExePath: w.exe, RuntimeDir: w.run, Home: w.home, Store: w.store,
-		BaseEnv: []string{"PATH=/usr/bin:/bin", "HOME=" + w.home, "TERM=dumb", "PULLCEPT_UNSEEN_HISTORY=1", "PULLCEPT_ROOM_TOKEN=leak", "KEEP=me"},
+		BaseEnv: []string{"PATH=/usr/bin:/bin", "HOME=" + w.home, "TERM=dumb", "PULLCEPT_UNSEEN_HISTORY=1", "PULLCEPT_ROOM_TOKEN=leak", "KEEP=me",
+			"TMUX=/tmp/tmux-0/default,1,0", "TMUX_PANE=%1", "TERM_PROGRAM=tmux", "TERM_PROGRAM_VERSION=3.3a", "PULLCEPT_HOOK_SECRET=leak"},
 		NewID: func() string {
 			w.ids++
 			return fmt.Sprintf("00000000-0000-4000-8000-%012d", w.ids)
@@ -370,6 +371,16 @@ func TestResolveEnv(t *testing.T) {
 			t.Errorf("%s twice in env", k)
 		}
 		seen[k] = true
+	}
+	// The person's multiplexer is not the seat's: a CLI that saw TMUX
+	// would believe it runs in tmux.
+	for _, k := range []string{"TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION"} {
+		if v, ok := ltEnvGet(l.Env, k); ok {
+			t.Errorf("%s=%q inherited", k, v)
+		}
+	}
+	if v, _ := ltEnvGet(l.Env, EnvHookSecret); v == "leak" || v != l.Hook.Secret {
+		t.Errorf("hook secret %q: want this launch's own", v)
 	}
 	if l.Dir != w.dir {
 		t.Errorf("dir %q, want %q", l.Dir, w.dir)
