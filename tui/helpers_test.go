@@ -157,6 +157,7 @@ func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
 		t.Fatal(err)
 	}
 	m.now = func() time.Time { return time.Date(2026, 5, 1, 12, 30, 0, 0, time.UTC) }
+	m.expireAfter = func(time.Duration, tea.Msg) tea.Cmd { return nil } // the harness runs commands at once
 	hs.m = m
 	hs.run(m.Init())
 	hs.send(tea.WindowSizeMsg{Width: w, Height: h})

@@ -63,6 +63,7 @@ const (
 	actRename
 	actDelete
 	actHelp
+	actNotices
 	actQuit
 	actScrollMode
 	actToggleTopics
@@ -124,6 +125,7 @@ var bindings = []binding{
 	{ctxPrefix, []string{"t"}, actToggleTopics, "show or hide the topic list"},
 	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
 	{ctxPrefix, []string{"?"}, actHelp, "this help"},
+	{ctxPrefix, []string{"~"}, actNotices, "the notices shown on the status line, whole (like tmux's show-messages)"},
 	{ctxPrefix, []string{"q"}, actQuit, "quit"},
 	{ctxPrefix, []string{"prefix"}, actSendPrefix, "send the prefix key itself to the focused pane"},
 	{ctxPrefix, []string{"esc"}, actCancel, "cancel the prefix"},

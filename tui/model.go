@@ -74,6 +74,13 @@ type model struct {
 	// mentions the topics with a post to the person not yet seen.
 	needs    map[string]map[string]app.Need
 	mentions map[string]bool
+	// notices is the status line's log; helpNotices shows it in the help
+	// overlay.
+	notices     []notice
+	helpNotices bool
+	// expireAfter schedules a notice's expiry; nil means tea.Tick (tests
+	// that run commands synchronously replace it).
+	expireAfter func(time.Duration, tea.Msg) tea.Cmd
 	prefix   string
 	loc      *time.Location
 	now      func() time.Time
@@ -367,8 +374,13 @@ func (m *model) roomCtx() roomCtx {
 
 // Update is the one place the model changes.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	before := m.status
 	cmd := m.update(msg)
-	return m, tea.Batch(cmd, m.sync())
+	var expire tea.Cmd
+	if m.status != before && m.status != "" {
+		expire = m.noticed(m.status)
+	}
+	return m, tea.Batch(cmd, m.sync(), expire)
 }
 
 // testHooks lets tests run code on the model's goroutine.
@@ -379,6 +391,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch msg := msg.(type) {
+	case expireMsg:
+		if m.status == msg.text {
+			m.status = ""
+		}
+		return nil
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 	case tea.KeyPressMsg:
@@ -1155,8 +1172,11 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		}
 		m.askDelete(m.topic)
 	case actHelp:
-		m.help = true
+		m.help, m.helpNotices = true, false
 		m.helpOff = 0
+	case actNotices:
+		m.help, m.helpNotices = true, true
+		m.helpOff = max(len(m.notices)-(m.h-3), 0) // the newest in view
 	case actQuit:
 		return tea.Quit
 	case actScrollMode:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -146,5 +147,42 @@ func TestReopenBringsSessionsBack(t *testing.T) {
 				t.Fatalf("opening it again called %q", seats.calls[n:])
 			}
 		})
+	}
+}
+
+// Notices expire from the status line and stay whole in the notice log
+// (prefix ~).
+func TestNoticesExpireAndAreLogged(t *testing.T) {
+	hs := newHarness(t, nil, 60, 20)
+	var scheduled []tea.Msg
+	hs.m.expireAfter = func(d time.Duration, msg tea.Msg) tea.Cmd {
+		if d != NoticeTTL {
+			t.Errorf("expiry after %v", d)
+		}
+		scheduled = append(scheduled, msg)
+		return nil
+	}
+	long := "Lin ended: exit 1 — " + strings.Repeat("a reason that does not fit on one status line ", 4)
+	hs.send(noteMsg{note: long})
+	if hs.m.status != long || len(scheduled) != 1 {
+		t.Fatalf("status %q, %d expiries scheduled", hs.m.status, len(scheduled))
+	}
+	hs.send(scheduled[0])
+	if hs.m.status != "" {
+		t.Fatalf("status %q after its time", hs.m.status)
+	}
+	hs.prefix('~', "~")
+	if !hs.m.help || !hs.m.helpNotices {
+		t.Fatal("prefix ~ did not open the notice log")
+	}
+	joined := strings.Join(hs.m.noticeLines(40), " ")
+	if !strings.Contains(strings.Join(strings.Fields(joined), " "), strings.Join(strings.Fields(long), " ")) {
+		t.Fatalf("the log lost the notice's text: %q", joined)
+	}
+	// An expiry of an older notice leaves a newer one alone.
+	hs.send(noteMsg{note: "newer"})
+	hs.send(expireMsg{text: long})
+	if hs.m.status != "newer" {
+		t.Fatalf("status %q", hs.m.status)
 	}
 }

@@ -350,7 +350,11 @@ func (m *model) overlayDialog(rows []string) {
 		w = max(w, ansi.StringWidth(l))
 	}
 	w = min(w+4, m.w)
-	lines := []string{style(fit(" Delete topic", w), "1", "7")}
+	title := " Delete topic"
+	if m.dlg.reopen {
+		title = " Bring sessions back"
+	}
+	lines := []string{style(fit(title, w), "1", "7")}
 	for _, l := range m.dlg.lines {
 		lines = append(lines, style(fit("  "+l, w), "48;5;236"))
 	}
@@ -360,10 +364,14 @@ func (m *model) overlayDialog(rows []string) {
 
 func (m *model) overlayHelp(rows []string) {
 	all := helpLines(m.prefix)
+	head := " Keys — ↑/↓ PgUp/PgDn scroll, Esc closes"
 	w := min(m.w-2, 100)
+	if m.helpNotices {
+		all, head = m.noticeLines(w-2), " Notices, oldest first — ↑/↓ PgUp/PgDn scroll, Esc closes"
+	}
 	h := max(m.h-2, 1)
 	m.helpOff = min(m.helpOff, max(len(all)-(h-1), 0))
-	lines := []string{style(fit(" Keys — ↑/↓ PgUp/PgDn scroll, Esc closes", w), "1", "7")}
+	lines := []string{style(fit(head, w), "1", "7")}
 	for _, l := range all[m.helpOff:] {
 		if len(lines) >= h {
 			break
