@@ -81,10 +81,10 @@ type model struct {
 	// expireAfter schedules a notice's expiry; nil means tea.Tick (tests
 	// that run commands synchronously replace it).
 	expireAfter func(time.Duration, tea.Msg) tea.Cmd
-	prefix   string
-	loc      *time.Location
-	now      func() time.Time
-	exec     func(func())
+	prefix      string
+	loc         *time.Location
+	now         func() time.Time
+	exec        func(func())
 
 	w, h int
 	lay  Layout
