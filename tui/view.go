@@ -234,6 +234,9 @@ func (m *model) drawRoom(r Rect) []string {
 	out := []string{header(title, r.W, m.focus == focusRoom)}
 	if rs != nil && len(rs.posts) == 0 && rs.loaded {
 		out = append(out, style(" Nothing said yet. Type below and press Enter; @ addresses someone.", "2"))
+		if len(m.seatList) == 0 {
+			out = append(out, style(" "+m.seatHint(), "2"))
+		}
 	}
 	for _, l := range vis {
 		out = append(out, l.text)
@@ -256,8 +259,11 @@ func (m *model) drawParts(r Rect) []string {
 		}
 		out = append(out, line)
 	}
-	if m.seats == nil && r.H > len(out)+1 {
+	switch {
+	case m.seats == nil && r.H > len(out)+1:
 		out = append(out, "", style(" no accounts:", "2"), style(" add one to", "2"), style(" config.json", "2"))
+	case len(m.seatList) == 0 && r.H > len(out)+3:
+		out = append(out, "", style(" "+m.prefix+" a, then", "2"), style(" j/k and s seats", "2"), style(" a CLI here", "2"))
 	}
 	return out
 }
@@ -394,4 +400,12 @@ func activityText(s SeatInfo) string {
 		return ""
 	}
 	return s.Activity
+}
+
+// seatHint says, in an empty room, how to seat a CLI or add an account.
+func (m *model) seatHint() string {
+	if m.seats == nil {
+		return "No CLI can join yet: add an account to config.json (pullcept accounts add) and start pullcept again."
+	}
+	return "To seat a CLI here: " + m.prefix + " a (participants), pick it with j/k, press s."
 }
