@@ -234,6 +234,9 @@ func TestTUIRealClaude(t *testing.T) {
 	// Quit with the prefix key: pullcept ends with status 0 and Claude and
 	// the sidecar with it.
 	r.prefix("q")
+	// A session runs: quitting asks first.
+	r.waitText("Quit pullcept", "Quitting stops 1 running session(s) in 1 topic(s).")
+	r.keys("y")
 	r.until("pullcept to end", func() bool { return r.exitStatus() != "" })
 	if st := r.exitStatus(); st != "0" {
 		t.Errorf("pullcept exited with status %s", st)

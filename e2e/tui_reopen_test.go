@@ -49,6 +49,9 @@ func TestTUIReopenBringsSessionsBack(t *testing.T) {
 	r.waitText("Bot · cli · running", "scriptcli READY")
 	r.waitFor("Bot in the room", func(scr string) bool { return regexp.MustCompile(`● Bot +in room`).MatchString(scr) })
 	r.prefix("q")
+	// A session runs: quitting asks first.
+	r.waitText("Quit pullcept", "Quitting stops 1 running session(s) in 1 topic(s).")
+	r.keys("y")
 	r.until("pullcept to end", func() bool { return r.exitStatus() != "" })
 
 	// A new pullcept on the same home: it opens on a new topic; the old one

@@ -57,9 +57,9 @@ const (
 type dialog struct {
 	topic string
 	lines []string
-	// reopen: the dialog asks to bring the topic's sessions back (else it
-	// asks to delete the topic).
-	reopen bool
+	// reopen: the dialog asks to bring the topic's sessions back; quit:
+	// to quit while sessions run (else it asks to delete the topic).
+	reopen, quit bool
 }
 
 // pageSize is how many posts a page of the room loads.
@@ -995,6 +995,8 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		d := m.dlg
 		m.dlg = nil
 		switch {
+		case act == actConfirm && d != nil && d.quit:
+			return tea.Quit
 		case act == actConfirm && d != nil && d.reopen:
 			return m.reopen(d.topic)
 		case act == actConfirm && d != nil:
@@ -1178,7 +1180,7 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		m.help, m.helpNotices = true, true
 		m.helpOff = max(len(m.notices)-(m.h-3), 0) // the newest in view
 	case actQuit:
-		return tea.Quit
+		return m.askQuit()
 	case actScrollMode:
 		if s, ok := m.focusedPane(); ok {
 			m.scrollMode = true
@@ -1353,4 +1355,25 @@ func (m *model) scrollRoom(rs *roomState, act action) bool {
 		delete(m.mentions, m.topic)
 	}
 	return true
+}
+
+// askQuit quits at once when no session runs; else it asks first, since
+// quitting stops every running session (until pullcept can detach).
+func (m *model) askQuit() tea.Cmd {
+	n, topics := 0, 0
+	for _, c := range m.running {
+		if c > 0 {
+			n += c
+			topics++
+		}
+	}
+	if n == 0 {
+		return tea.Quit
+	}
+	m.dlg = &dialog{quit: true, lines: []string{
+		fmt.Sprintf("Quitting stops %d running session(s) in %d topic(s).", n, topics),
+		"Topics whose sessions can resume bring them back when opened again.",
+		"", "[y] quit    [n] cancel",
+	}}
+	return nil
 }

@@ -186,3 +186,24 @@ func TestNoticesExpireAndAreLogged(t *testing.T) {
 		t.Fatalf("status %q", hs.m.status)
 	}
 }
+
+// Quitting with sessions running asks first; with none it quits at once.
+func TestQuitAsksWhileSessionsRun(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 100, 30)
+	if cmd := hs.m.askQuit(); cmd == nil || hs.m.dlg != nil {
+		t.Fatal("with no session running, quit did not quit at once")
+	}
+	seats.Start(hs.m.topic, "lin")
+	hs.m.refreshSeats()
+	if cmd := hs.m.askQuit(); cmd != nil || hs.m.dlg == nil || !hs.m.dlg.quit {
+		t.Fatal("with a session running, quit did not ask")
+	}
+	if !strings.Contains(strings.Join(hs.m.dlg.lines, " "), "stops 1 running session(s)") {
+		t.Fatalf("dialog %q", hs.m.dlg.lines)
+	}
+	hs.send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	if hs.m.dlg != nil || hs.m.status == "quit" {
+		t.Fatal("n did not cancel")
+	}
+}

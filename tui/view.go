@@ -357,8 +357,11 @@ func (m *model) overlayDialog(rows []string) {
 	}
 	w = min(w+4, m.w)
 	title := " Delete topic"
-	if m.dlg.reopen {
+	switch {
+	case m.dlg.reopen:
 		title = " Bring sessions back"
+	case m.dlg.quit:
+		title = " Quit pullcept"
 	}
 	lines := []string{style(fit(title, w), "1", "7")}
 	for _, l := range m.dlg.lines {
