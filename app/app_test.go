@@ -290,3 +290,17 @@ func TestOneRunPerHome(t *testing.T) {
 	}
 	again.Close()
 }
+
+// An empty rename is refused with a sentence, not the store's error.
+func TestRenameEmpty(t *testing.T) {
+	t.Parallel()
+	a := newApp(t, []seat.Account{}, nil)
+	topic, _ := a.NewTopic()
+	if _, err := a.Post(topic, "hello", ""); err != nil {
+		t.Fatal(err)
+	}
+	err := a.Rename(topic, "  ")
+	if err == nil || strings.Contains(err.Error(), "topicstore") || !strings.Contains(err.Error(), "cannot be empty") {
+		t.Fatalf("empty rename: %v", err)
+	}
+}

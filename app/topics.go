@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"pullcept/room"
 	"pullcept/room/wire"
@@ -111,6 +112,9 @@ func (a *App) Roster(topic string) []Participant { return a.engine.Roster(topic)
 
 // Rename names a topic.
 func (a *App) Rename(topic, name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("a topic's name cannot be empty (Esc keeps the old one)")
+	}
 	if err := a.store.Rename(topic, name); err != nil {
 		return fmt.Errorf("rename %s: %w", topic, err)
 	}

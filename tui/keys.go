@@ -228,6 +228,9 @@ func lookup(ctx keyCtx, key, prefix string) (action, bool) {
 
 // keyLabel is how a key is shown to the person.
 func keyLabel(ctx keyCtx, k, prefix string) string {
+	if k == "prefix" && ctx == ctxPrefix {
+		return prefix + " " + prefix // the prefix twice sends it on
+	}
 	if k == "prefix" {
 		return prefix
 	}

@@ -896,6 +896,11 @@ func (m *model) seatOp(act action) tea.Cmd {
 		if err != nil {
 			return noteMsg{err: fmt.Errorf("%s %s: %w", verb, name, err)}
 		}
+		if act == actStartSeat || act == actRestartSeat {
+			// The seat's own notice ("started (new session)", "resumed
+			// session …") says how it went; "done" must not replace it.
+			return noteMsg{list: true}
+		}
 		return noteMsg{note: verb + " " + name + ": done", list: true}
 	}
 }
