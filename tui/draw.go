@@ -15,6 +15,14 @@ const sgrReset = "\x1b[m"
 
 // fit makes s exactly w cells wide: cut, padded with spaces, attributes
 // reset at the end.
+// ellipsis cuts s to w cells, ending in … when something was cut.
+func ellipsis(s string, w int) string {
+	if w <= 0 || ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""

@@ -179,7 +179,7 @@ func (m *model) drawTopics(r Rect) []string {
 			a = age(now.Sub(t.Created))
 		}
 		nameW := max(r.W-2-len(a)-1, 1)
-		line := mark + " " + fit(name, nameW) + " " + style(a, "2")
+		line := mark + " " + fit(ellipsis(name, nameW), nameW) + " " + style(a, "2")
 		switch {
 		case m.renaming == t.ID:
 			line = mark + " " + style(fit(m.renameEd.String(), r.W-2), "4")
