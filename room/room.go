@@ -33,7 +33,16 @@ var (
 	ErrTooLarge     = errors.New("post too large")
 	ErrDuplicateID  = errors.New("message_id already used in this room")
 	ErrBadID        = errors.New("bad message_id")
+	// A hello the room does not take (nothing is changed by it).
+	ErrNameTooLong    = errors.New("name too long")
+	ErrAccountTooLong = errors.New("account_id too long")
+	ErrRoomFull       = errors.New("room full")
 )
+
+// DefaultMaxSeats is how many socket connections one room seats when
+// Config.MaxSeats is zero. The person's own seat is not counted and never
+// refused.
+const DefaultMaxSeats = 256
 
 // MaxContentBytes bounds a post's body.
 const MaxContentBytes = 256 << 10
@@ -79,6 +88,9 @@ type Config struct {
 	PersonName string
 	// PersonHue is the person's declared hue, if any.
 	PersonHue *int
+	// MaxSeats bounds the socket connections seated in one room; zero
+	// means DefaultMaxSeats. A hello past it gets ErrRoomFull.
+	MaxSeats int
 }
 
 // Engine holds every room of this run.
@@ -108,6 +120,10 @@ type Room struct {
 	floor *floor
 	seats map[ConnID]*seat
 	order []ConnID // seat order for the roster
+
+	sockets int  // seats of socket connections (the person's not counted)
+	dropped bool // the topic was deleted: no more roster events
+	roster  rosterState
 }
 
 type seat struct {
@@ -125,6 +141,9 @@ func New(cfg Config) *Engine {
 	}
 	if cfg.PersonName == "" {
 		cfg.PersonName = "you"
+	}
+	if cfg.MaxSeats <= 0 {
+		cfg.MaxSeats = DefaultMaxSeats
 	}
 	e := &Engine{cfg: cfg, broker: newBroker(), usage: newUsageBook(), rooms: map[string]*Room{}, conns: map[ConnID]*conn{}}
 	e.person = e.NewConn()
@@ -160,7 +179,7 @@ func (e *Engine) Open(topic string) (*Room, error) {
 	}
 	e.mu.Unlock()
 	if !ok {
-		e.seat(r, e.person, &seat{name: e.cfg.PersonName, hue: e.cfg.PersonHue, person: true})
+		e.seat(r, e.person, &seat{name: e.cfg.PersonName, hue: e.cfg.PersonHue, person: true}) // never refused
 	}
 	return r, nil
 }
@@ -188,8 +207,14 @@ func (e *Engine) Topics() []string {
 // get an error for everything they send afterwards.
 func (e *Engine) Drop(topic string) {
 	e.mu.Lock()
+	r := e.rooms[topic]
 	delete(e.rooms, topic)
 	e.mu.Unlock()
+	if r != nil {
+		r.mu.Lock()
+		r.dropped = true // a roster event still due is not sent
+		r.mu.Unlock()
+	}
 	e.usage.dropTopic(topic)
 }
 
@@ -197,7 +222,23 @@ func (e *Engine) Drop(topic string) {
 // connection's life; a later hello may rename the seat (same seat, same
 // position) but never moves it. A hello naming no room or a room this run
 // does not have leaves the connection unseated.
+//
+// A hello whose name is over wire.MaxNameRunes characters or whose
+// account_id is over wire.MaxAccountIDLen bytes is refused and changes
+// nothing (not even the room it would fix). A hello into a room that seats
+// Config.MaxSeats connections already is refused with ErrRoomFull; the room
+// stays fixed, and a later hello takes a seat once one is free.
 func (e *Engine) Hello(id ConnID, h wire.Hello) error {
+	name := strings.TrimSpace(h.Name)
+	if n := utf8.RuneCountInString(name); n > wire.MaxNameRunes {
+		return fmt.Errorf("%w: the name is %d characters; the limit is %d", ErrNameTooLong, n, wire.MaxNameRunes)
+	}
+	if n := len(h.AccountID); n > wire.MaxAccountIDLen {
+		return fmt.Errorf("%w: account_id is %d bytes; the limit is %d", ErrAccountTooLong, n, wire.MaxAccountIDLen)
+	}
+	if name == "" {
+		name = "unnamed"
+	}
 	e.mu.Lock()
 	c, ok := e.conns[id]
 	if !ok {
@@ -207,6 +248,11 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 	if !c.decided {
 		c.decided = true
 		c.topic = h.Room
+		if !topicstore.ValidID(h.Room) && h.Room != "" {
+			// No room has this id; keep a bounded copy for the errors
+			// that quote it (the cut form is no valid id either).
+			c.topic = wire.Cut(h.Room, topicstore.MaxIDLen)
+		}
 	}
 	topic := c.topic
 	r := e.rooms[topic]
@@ -217,26 +263,29 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 	if r == nil {
 		return fmt.Errorf("%w: room %q does not exist in this run", ErrNoRoom, topic)
 	}
-	name := strings.TrimSpace(h.Name)
-	if name == "" {
-		name = "unnamed"
-	}
-	e.seat(r, id, &seat{name: name, hue: h.Hue, account: h.AccountID})
-	return nil
+	return e.seat(r, id, &seat{name: name, hue: h.Hue, account: h.AccountID})
 }
 
-func (e *Engine) seat(r *Room, id ConnID, s *seat) {
+// seat seats (or renames) connection id in r; a new socket seat past
+// Config.MaxSeats is refused.
+func (e *Engine) seat(r *Room, id ConnID, s *seat) error {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	if old, ok := r.seats[id]; ok {
 		s.since = old.since // re-introduction keeps the seat's position
 	} else {
+		if !s.person && r.sockets >= e.cfg.MaxSeats {
+			return fmt.Errorf("%w: room %q already seats %d connections; the limit is %d per room (try again when one leaves)", ErrRoomFull, r.topic, r.sockets, e.cfg.MaxSeats)
+		}
+		if !s.person {
+			r.sockets++
+		}
 		s.since = r.floor.last
 		r.order = append(r.order, id)
 	}
 	r.seats[id] = s
-	roster := r.rosterLocked()
-	r.mu.Unlock()
-	e.broker.publish(Event{Kind: EventRoster, Topic: r.topic, Participants: roster})
+	e.rosterChangedLocked(r)
+	return nil
 }
 
 // Leave removes a connection's seat (on disconnect).
@@ -253,20 +302,22 @@ func (e *Engine) Leave(id ConnID) {
 		return
 	}
 	r.mu.Lock()
-	if _, ok := r.seats[id]; !ok {
-		r.mu.Unlock()
+	defer r.mu.Unlock()
+	s, ok := r.seats[id]
+	if !ok {
 		return
 	}
 	delete(r.seats, id)
+	if !s.person {
+		r.sockets--
+	}
 	for i, o := range r.order {
 		if o == id {
 			r.order = append(r.order[:i:i], r.order[i+1:]...)
 			break
 		}
 	}
-	roster := r.rosterLocked()
-	r.mu.Unlock()
-	e.broker.publish(Event{Kind: EventRoster, Topic: r.topic, Participants: roster})
+	e.rosterChangedLocked(r)
 }
 
 // Roster lists the participants of topic's room.

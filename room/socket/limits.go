@@ -6,14 +6,14 @@ package socket
 // docs/decisions.md, "Room socket hardening".
 
 import (
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"pullcept/room/wire"
 )
 
 // limits are the socket's timeouts and bounds. Listen uses defaultLimits;
@@ -223,15 +223,5 @@ func (h httpErrorLog) Write(p []byte) (int, error) {
 }
 
 // cutText makes outside text safe to log: valid UTF-8, at most n bytes
-// (then "…" and how much was cut).
-func cutText(s string, n int) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… (%d more bytes)", len(s)-cut)
-}
+// (then "…" and how much was cut). It is wire.Cut.
+func cutText(s string, n int) string { return wire.Cut(s, n) }

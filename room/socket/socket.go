@@ -52,6 +52,7 @@ type Server struct {
 	hooks Hooks
 
 	refusedHooks, refusedOther everyLog
+	refusedHellos              [helloKinds]everyLog
 }
 
 // NewToken makes a fresh random token (one per run).
@@ -249,7 +250,45 @@ func (s *Server) logRefused(every *everyLog, what string, code int, msg string) 
 	if !ok {
 		return
 	}
-	s.log.Warn(what, "status", code, "reason", cutText(msg, 200), "refused_since_last_line", n)
+	s.log.Warn(what, "status", code, "reason", cutText(msg, wire.MaxLogText), "refused_since_last_line", n)
+}
+
+// maxErrorText bounds an error frame's text (the room's own messages are
+// short; this is a backstop for one that quotes what a peer sent).
+const maxErrorText = 1024
+
+// Kinds of refused hello, each logged at most once per hookLogEvery.
+const (
+	helloNoRoom = iota
+	helloRoomFull
+	helloTooLong
+	helloOther
+	helloKinds
+)
+
+var helloKindNames = [helloKinds]string{"no room", "room full", "name or account_id too long", "other"}
+
+// logHelloRefused logs a hello the room did not seat: at most one line per
+// hookLogEvery for each kind of refusal, with how many were refused since,
+// every field the peer chose cut to wire.MaxLogText bytes.
+func (s *Server) logHelloRefused(h *wire.Hello, err error) {
+	kind := helloOther
+	switch {
+	case errors.Is(err, room.ErrNoRoom):
+		kind = helloNoRoom
+	case errors.Is(err, room.ErrRoomFull):
+		kind = helloRoomFull
+	case errors.Is(err, room.ErrNameTooLong), errors.Is(err, room.ErrAccountTooLong):
+		kind = helloTooLong
+	}
+	n, ok := s.refusedHellos[kind].hit(time.Now(), hookLogEvery)
+	if !ok {
+		return
+	}
+	s.log.Warn("hello not seated", "kind", helloKindNames[kind],
+		"name", wire.Cut(h.Name, wire.MaxLogText), "room", wire.Cut(h.Room, wire.MaxLogText),
+		"account", wire.Cut(h.AccountID, wire.MaxLogText), "err", wire.Cut(err.Error(), wire.MaxLogText),
+		"refused_since_last_line", n)
 }
 
 // parseStatus reads the rate limits of a Claude Code status line payload:
@@ -406,8 +445,8 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 			return wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("protocol %d is not spoken here: this room speaks %d (restart the CLI so it launches this pullcept's sidecar)", f.Protocol, wire.ProtocolVersion)}
 		}
 		if err := s.engine.Hello(id, *f); err != nil {
-			s.log.Warn("hello not seated", "name", f.Name, "room", f.Room, "err", err)
-			return wire.ErrorFrame{Type: wire.TypeError, Error: err.Error()}
+			s.logHelloRefused(f, err)
+			return wire.ErrorFrame{Type: wire.TypeError, Error: wire.Cut(err.Error(), maxErrorText)}
 		}
 		return nil
 	case *wire.PostFrame:
@@ -416,7 +455,7 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 	case *wire.HistoryFrame:
 		posts, more, err := s.engine.History(id, f.Limit, f.Before)
 		if err != nil {
-			return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Error: err.Error()}
+			return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Error: wire.Cut(err.Error(), maxErrorText)}
 		}
 		return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Posts: posts, HasMore: more}
 	case *wire.UsageFrame:
@@ -434,7 +473,7 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 		_ = typ // unknown types are ignored so the room can grow frames
 		return nil
 	default:
-		return wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("frame type %q is not sent to the room", typ)}
+		return wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("frame type %q is not sent to the room", wire.Cut(typ, 64))}
 	}
 }
 
