@@ -117,6 +117,14 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		return fail(err)
 	}
 	a.store = store
+	store.OnSyncError(func(topic string, err error) {
+		a.log.Error("a topic log could not be synced to the disk (its posts were delivered)", "topic", topic, "err", err)
+	})
+	if r := store.Recovered(); r != "" {
+		// The index is an annotation of the folder: rebuilt, and said so.
+		a.log.Warn("topic index recovered", "what", r)
+		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
+	}
 	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed})
 	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, PersonName: o.PersonName})
 	token, err := socket.NewToken()
@@ -144,6 +152,9 @@ func (a *App) Close() {
 		a.seats.Close()
 		a.typist.Close()
 		a.sock.Close()
+		if err := a.store.Close(); err != nil { // syncs what is pending
+			a.log.Error("closing the topic store", "err", err)
+		}
 		a.cancel()
 		a.wg.Wait()
 		a.bus.close()

@@ -69,7 +69,11 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.current = cur
 	sub := s.App.Subscribe()
 	defer sub.Close()
-	s.write(line{"event": "ready", "url": s.App.URL(), "token": s.App.Token(), "topic": s.current})
+	ready := line{"event": "ready", "url": s.App.URL(), "token": s.App.Token(), "topic": s.current}
+	if n := s.App.Notice(); n != "" {
+		ready["notice"] = n // config problems, a rebuilt topic index
+	}
+	s.write(ready)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -74,9 +74,11 @@ func FuzzLine(f *testing.F) {
 }
 
 // FuzzPage: on any bytes, Page never panics, returns only posts that
-// parse, and agrees with ReadAll: the last page is ReadAll's tail, and
-// walking back with before (when ids are unique) yields every post and
-// counts every skipped line once.
+// parse, and agrees with ReadAll: the last page is a tail of ReadAll (the
+// last limit posts when every id is unique, not empty and held by its line
+// in plain text), and walking back with before = the oldest post's id,
+// whatever the ids are (empty, repeated), ends, yields every post exactly
+// once and counts every skipped line once.
 func FuzzPage(f *testing.F) {
 	good := string(mkPost("a", "x").Line()) + string(mkPost("b", "y").Line())
 	f.Add([]byte(good), uint8(1), uint8(3))
@@ -84,6 +86,12 @@ func FuzzPage(f *testing.F) {
 	f.Add([]byte("\n\n\r\n"+good+"\n"+good), uint8(0), uint8(64))
 	f.Add([]byte{}, uint8(5), uint8(5))
 	f.Add([]byte(`{"message_id":"a","speaker":"s","content":"c","to":"x"}`+"\n}\n"), uint8(1), uint8(2))
+	// Repeated and empty ids, an id spelt with an escape, a key of another
+	// case (encoding/json matches keys without regard to case).
+	f.Add([]byte(line("x")+line("b")+line("x")+line("")+line("c")+line("x")), uint8(1), uint8(7))
+	f.Add([]byte(line("")+line("")+line("")+line("a")+line("")), uint8(2), uint8(9))
+	f.Add([]byte(line("m1")+`{"message_id":"m\u0031","speaker":"s","content":"c"}`+"\n"+line("z")), uint8(1), uint8(16))
+	f.Add([]byte(line("q")+`{"message_id":"z","MESSAGE_ID":"q","speaker":"s","content":"c"}`+"\n"+line("r")), uint8(1), uint8(5))
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte, limit, chunk uint8) {
 		s, err := Open(filepath.Join(dir, "s"))
@@ -112,36 +120,116 @@ func FuzzPage(f *testing.F) {
 				t.Fatalf("returned post does not parse: %v", err)
 			}
 		}
-		tail := all[max(0, len(all)-lim):]
+		tail := all[len(all)-min(len(all), len(page.Posts)):]
 		if len(page.Posts) != len(tail) || (len(tail) > 0 && !reflect.DeepEqual(page.Posts, tail)) {
-			t.Fatalf("last page %d posts, ReadAll tail %d", len(page.Posts), len(tail))
+			t.Fatalf("last page of %d posts is not ReadAll's tail", len(page.Posts))
 		}
-		if page.HasMore != (len(all) > lim) {
-			t.Fatalf("HasMore = %v with %d posts, limit %d", page.HasMore, len(all), lim)
+		if page.HasMore != (len(page.Posts) < len(all)) {
+			t.Fatalf("HasMore = %v with %d posts of %d", page.HasMore, len(page.Posts), len(all))
 		}
-		seen := map[string]bool{}
-		for _, p := range all {
-			if seen[p.MessageID] {
-				return // before is ambiguous with repeated ids
+		if plainUniqueIDs(data) {
+			if want := min(lim, len(all)); len(page.Posts) != want {
+				t.Fatalf("last page has %d posts, want %d (ids are unique)", len(page.Posts), want)
 			}
-			seen[p.MessageID] = true
 		}
-		var got []Post
+		got := page.Posts
 		skipped := page.Skipped
-		got = append(got, page.Posts...)
-		for page.HasMore {
-			page, err = s.Page(id, lim, page.Posts[0].MessageID)
+		for calls := 1; page.HasMore; calls++ {
+			if calls > len(all) {
+				t.Fatalf("paging back did not end after %d calls for %d posts", calls, len(all))
+			}
+			before := page.Posts[0].MessageID
+			if before == "" {
+				t.Fatal("a page with more hands on an empty id")
+			}
+			page, err = s.Page(id, lim, before)
 			if err != nil {
 				t.Fatal(err)
 			}
+			if len(page.Posts) == 0 {
+				t.Fatalf("empty page before %q", before)
+			}
 			got = append(page.Posts, got...)
 			skipped += page.Skipped
+			if len(got) > len(all) {
+				t.Fatalf("walked %d posts, ReadAll has %d", len(got), len(all))
+			}
+			if want := all[len(all)-len(got):]; !reflect.DeepEqual(got, want) {
+				t.Fatalf("walked posts are not ReadAll's tail (%d posts)", len(got))
+			}
 		}
-		if len(got) != len(all) || (len(all) > 0 && !reflect.DeepEqual(got, all)) {
+		if len(got) != len(all) {
 			t.Fatalf("walked %d posts, ReadAll %d", len(got), len(all))
 		}
 		if skipped != allSkipped {
 			t.Fatalf("walk skipped %d, ReadAll %d", skipped, allSkipped)
+		}
+	})
+}
+
+// plainUniqueIDs reports whether every readable post of data has an id
+// that is unique, not empty, and written in plain text in its line.
+func plainUniqueIDs(data []byte) bool {
+	seen := map[string]bool{}
+	ok := true
+	_ = forEachLine(bytes.NewReader(data), func(line []byte, terminated bool) bool {
+		p, kind := classify(line, terminated)
+		if kind != linePost {
+			return true
+		}
+		if seen[p.MessageID] || !holdsOwnID(line, p.MessageID) {
+			ok = false
+			return false
+		}
+		seen[p.MessageID] = true
+		return true
+	})
+	return ok
+}
+
+// FuzzSalvageIndex: salvageIndex never panics and keeps only topic ids; on
+// an index the store wrote it reads exactly the entries json.Unmarshal
+// reads, and on any cut of it (a truncated file) only values the index
+// holds, never an invented one.
+func FuzzSalvageIndex(f *testing.F) {
+	f.Add("plan", "2026-08-27T10:00:00Z", "claude", "c-1", "codex", "x-1", uint16(70))
+	f.Add(`a ,"b": {"name": "c"}`, "", "", "", "k", "", uint16(3))
+	f.Add("\u2028<&>", "x", "a\"b", "{", "}", ",", uint16(200))
+	f.Fuzz(func(t *testing.T, name, created, acct1, sess1, acct2, sess2 string, cut uint16) {
+		_ = salvageIndex([]byte(name + created + acct1 + sess1)) // any bytes
+		idx := &indexFile{Topics: map[string]*indexEntry{
+			"0193a1b2-0000-7000-8000-000000000001": {Name: name, Created: created, Sessions: map[string]string{acct1: sess1, acct2: sess2}},
+			"t2":                                   {Name: sess2, Created: acct1},
+			"0193a1b2-0000-7000-8000-000000000003": {Sessions: map[string]string{sess1: acct2}},
+		}}
+		data, err := encodeIndex(idx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := parseIndex(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := salvageIndex(data); !reflect.DeepEqual(got, want.Topics) {
+			t.Fatalf("salvage of a whole index:\n got %#v\nwant %#v\n%s", got, want.Topics, data)
+		}
+		part := data[:int(cut)%(len(data)+1)]
+		for id, e := range salvageIndex(part) {
+			if !ValidID(id) {
+				t.Fatalf("salvaged id %q", id)
+			}
+			w, ok := want.Topics[id]
+			if !ok {
+				t.Fatalf("invented entry %q from %q", id, part)
+			}
+			if (e.Name != "" && e.Name != w.Name) || (e.Created != "" && e.Created != w.Created) {
+				t.Fatalf("invented field %#v, index %#v", e, w)
+			}
+			for a, s := range e.Sessions {
+				if w.Sessions[a] != s {
+					t.Fatalf("invented session %q=%q, index %#v", a, s, w.Sessions)
+				}
+			}
 		}
 	})
 }

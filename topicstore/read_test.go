@@ -318,3 +318,109 @@ func TestPageLongLine(t *testing.T) {
 		t.Fatalf("ReadAll = %v skipped %d, %v", ids(all), skipped, err)
 	}
 }
+
+// TestPageWalkAnyIDs: paging back with before = the oldest post's id ends
+// and returns every post exactly once whatever ids the lines hold, and the
+// pages are as long as the limit allows: shorter when the limit-th post
+// cannot be named by its id (empty, held by a newer post too, spelt with
+// an escape), longer only when no post within the limit can be.
+func TestPageWalkAnyIDs(t *testing.T) {
+	t.Parallel()
+	escaped := `{"message_id":"m\u0031","speaker":"s","content":"c"}` + "\n"
+	tests := []struct {
+		name  string
+		lines string
+		limit int
+		pages [][]string // newest page first
+	}{
+		{
+			name:  "an empty id in the middle",
+			lines: line("a") + line("") + line("b"),
+			limit: 1,
+			pages: [][]string{{"b"}, {"a", ""}},
+		},
+		{
+			name:  "an empty id where the page would end",
+			lines: line("a") + line("b") + line("") + line("c") + line("d"),
+			limit: 3,
+			pages: [][]string{{"c", "d"}, {"a", "b", ""}},
+		},
+		{
+			name:  "a run of empty ids longer than the limit",
+			lines: line("a") + line("b") + line("") + line("") + line("") + line("c"),
+			limit: 2,
+			pages: [][]string{{"c"}, {"b", "", "", ""}, {"a"}},
+		},
+		{
+			name:  "only empty ids",
+			lines: line("") + line("") + line("") + line(""),
+			limit: 1,
+			pages: [][]string{{"", "", "", ""}},
+		},
+		{
+			name:  "a repeated id within the page",
+			lines: line("x") + line("b") + line("x") + line("c"),
+			limit: 1,
+			pages: [][]string{{"c"}, {"x"}, {"b"}, {"x"}},
+		},
+		{
+			name:  "a repeated id newer than before",
+			lines: line("q") + line("x") + line("b") + line("c") + line("x") + line("d") + line("e"),
+			limit: 2,
+			pages: [][]string{{"d", "e"}, {"c", "x"}, {"b"}, {"q", "x"}},
+		},
+		{
+			name:  "an id spelt with an escape",
+			lines: line("a") + escaped + line("b"),
+			limit: 1,
+			pages: [][]string{{"b"}, {"a", "m1"}},
+		},
+		{
+			name:  "ids that need escaping",
+			lines: line(`needs "escaping"`) + line("tab\there") + line("é"),
+			limit: 1,
+			pages: [][]string{{"é"}, {"tab\there"}, {`needs "escaping"`}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := newStore(t)
+			id := NewID()
+			garbage := "garbage\n"
+			data := garbage + strings.ReplaceAll(tt.lines, "}\n", "}\n"+garbage)
+			if err := os.WriteFile(s.topicPath(id), []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			all, allSkipped, err := s.ReadAll(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, chunk := range []int{1, 7, DefaultChunk} {
+				s.chunk = chunk
+				var got [][]string
+				var posts []Post
+				skipped, before := 0, ""
+				for range 100 {
+					page, err := s.Page(id, tt.limit, before)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, ids(page.Posts))
+					posts = append(page.Posts, posts...)
+					skipped += page.Skipped
+					if !page.HasMore {
+						break
+					}
+					before = page.Posts[0].MessageID
+				}
+				if !reflect.DeepEqual(got, tt.pages) {
+					t.Fatalf("chunk %d: pages %q, want %q", chunk, got, tt.pages)
+				}
+				if !reflect.DeepEqual(posts, all) || skipped != allSkipped {
+					t.Fatalf("chunk %d: walked %d posts skipping %d; ReadAll %d skipping %d", chunk, len(posts), skipped, len(all), allSkipped)
+				}
+			}
+		})
+	}
+}

@@ -25,9 +25,14 @@
 // A Store guards the index's read-modify-write with a mutex; it is safe for
 // use by several goroutines. Concurrent appends never mix their lines (one
 // write per line on an O_APPEND file); their order on disk is the order of
-// the writes, which is why the room appends inside its own lock. Unreadable
-// lines (garbage, a torn last line) are skipped and counted, never fail a
-// read.
+// the writes, which is why the room appends inside its own lock. Appends
+// never wait for the disk: one goroutine of the store fsyncs the appended
+// files SyncDelay after the appends, coalesced (sync.go); Close syncs what
+// is pending and stops it. Unreadable lines (garbage, a torn last line) are
+// skipped and counted, never fail a read.
+//
+// An index.json that cannot be read is kept aside and rebuilt from the
+// topic files and what it still holds; Recovered says so.
 package topicstore
 
 import (
@@ -57,8 +62,10 @@ var (
 	ErrUnknownMessage = errors.New("unknown message id")
 	// ErrBadLine reports a line that is not a post.
 	ErrBadLine = errors.New("unreadable log line")
-	// ErrBadIndex reports an index.json that is not valid JSON. The store
-	// never overwrites such a file; it must be repaired or removed by hand.
+	// ErrBadIndex reports an index.json that is not valid JSON and could
+	// not be recovered (the damaged file could not be kept aside, or the
+	// rebuilt index not written). The store never replaces such a file
+	// before a copy of it is on disk; see Recovered.
 	ErrBadIndex = errors.New("unreadable topic index")
 )
 
@@ -95,7 +102,12 @@ type readFile interface {
 // Store is the topics under one directory. Make one with Open.
 type Store struct {
 	dir string
-	mu  sync.Mutex // guards the index's read-modify-write
+	mu  sync.Mutex // guards the index's read-modify-write and recovered
+
+	// recovered is the sentence of the last recovery of index.json.
+	recovered string
+
+	sy *syncer // fsyncs appended files soon after the appends (sync.go)
 
 	// Seams for tests; Open sets the real ones.
 	now       func() time.Time
@@ -109,8 +121,12 @@ type Store struct {
 const DefaultChunk = 64 << 10
 
 // Open returns the store for dir, creating the directory (mode 0700) if it
-// does not exist. It writes no index; the legacy log is moved the first time
-// the index is needed.
+// does not exist. It writes no index (the legacy log is moved the first
+// time the index is needed), except to recover an index.json that cannot be
+// read: the damaged file is kept aside and the index rebuilt from the topic
+// files and what the damaged file still holds (see Recovered). A recovery
+// that fails does not fail Open; the index's users then report it, wrapping
+// ErrBadIndex, and try again.
 func Open(dir string) (*Store, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -119,14 +135,30 @@ func Open(dir string) (*Store, error) {
 	if err := os.MkdirAll(abs, 0o700); err != nil {
 		return nil, fmt.Errorf("topicstore: open %s: %w", abs, err)
 	}
-	return &Store{
+	s := &Store{
 		dir:       abs,
 		now:       time.Now,
 		chunk:     DefaultChunk,
 		openRead:  func(name string) (readFile, error) { return os.Open(name) },
 		remove:    os.Remove,
 		removeAll: os.RemoveAll,
-	}, nil
+		sy:        newSyncer(),
+	}
+	_ = s.checkIndex() // a failure is reported by every later use of the index
+	return s, nil
+}
+
+// Recovered returns one sentence saying that index.json could not be read
+// and was rebuilt — the path it was kept under and how many topics the new
+// index has, how many of them were read back from the damaged file and how
+// many rebuilt from their log files — or "" when no recovery happened. Open
+// recovers a damaged index before it returns; the sentence is that of the
+// last recovery of this store (a file damaged while the store is open is
+// recovered by the next use of the index, and changes the sentence).
+func (s *Store) Recovered() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recovered
 }
 
 // Dir returns the absolute directory of the store.
@@ -160,6 +192,8 @@ func (s *Store) AttachmentDir(topic string) (string, error) {
 // (no final newline, left by a crash), the write starts with a newline so
 // that the torn line stays one unreadable line and p stays readable.
 // Append does not touch the index; call NoteFirstPost after the first post.
+// It does not wait for the disk: the store fsyncs the file SyncDelay later
+// (sync.go), or before returning once the store is closed.
 func (s *Store) Append(topic string, p Post) (first bool, err error) {
 	if err := checkID(topic); err != nil {
 		return false, err
@@ -191,7 +225,11 @@ func (s *Store) Append(topic string, p Post) (first bool, err error) {
 	if _, err := f.Write(line); err != nil {
 		return false, fmt.Errorf("topicstore: append to %s: %w", path, err)
 	}
-	return info.Size() == 0, nil
+	first = info.Size() == 0
+	if s.noteAppend(path, first) {
+		s.syncNow(path, first)
+	}
+	return first, nil
 }
 
 // HasPosts reports whether topic's file exists and is not empty. It looks

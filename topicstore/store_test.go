@@ -939,29 +939,6 @@ func TestDeleteOrder(t *testing.T) {
 	})
 }
 
-func TestCorruptIndexIsNotOverwritten(t *testing.T) {
-	t.Parallel()
-	s := newStore(t)
-	path := filepath.Join(s.dir, indexName)
-	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.List(); !errors.Is(err, ErrBadIndex) {
-		t.Fatalf("List: %v", err)
-	}
-	if err := s.SetSession("t", "a", "s"); !errors.Is(err, ErrBadIndex) {
-		t.Fatalf("SetSession: %v", err)
-	}
-	data, _ := os.ReadFile(path)
-	if string(data) != "{not json" {
-		t.Fatalf("corrupt index overwritten: %q", data)
-	}
-	// Appending does not need the index.
-	if _, err := s.Append("t", mkPost("m", "c")); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestConcurrentIndexWrites fails if the index's read-modify-write is not
 // guarded: concurrent acts on different topics would lose entries.
 func TestConcurrentIndexWrites(t *testing.T) {
