@@ -26,7 +26,7 @@ func (t tuiSeats) Seats(topic string) []tui.SeatInfo {
 	var out []tui.SeatInfo
 	for _, s := range t.a.Seats(topic) {
 		info := tui.SeatInfo{Account: s.Account, Name: s.Name, Kind: s.Kind, State: s.State,
-			Activity: s.Activity.State, Wait: s.Activity.Wait, Held: s.Held, Hold: s.Hold}
+			Activity: s.Activity.State, Wait: s.Activity.Wait, Held: s.Held, Hold: s.Hold, Exit: s.Exit}
 		if s.Pane != nil {
 			info.Pane = tuiPane{s.Pane}
 		}

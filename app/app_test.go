@@ -155,7 +155,7 @@ func TestDeleteStopsSeatsFirst(t *testing.T) {
 // its status, not as a requested stop, and its notice says so.
 func TestSeatEndsByItself(t *testing.T) {
 	t.Parallel()
-	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "exit 3"}}
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "echo last words; exit 3"}}
 	a := newApp(t, []seat.Account{{ID: "bot", Name: "Bot", Kind: seat.KindCLI, Command: "my-cli"}}, st)
 	sub := a.Subscribe()
 	defer sub.Close()
@@ -176,6 +176,24 @@ func TestSeatEndsByItself(t *testing.T) {
 	}
 	if exited.Requested || exited.Code == nil || *exited.Code != 3 {
 		t.Fatalf("exit event %+v", exited)
+	}
+	// Its pane stays, with its last screen and why it ended.
+	seats := a.Seats(topic)
+	if len(seats) != 1 || seats[0].State != seat.StateExited || seats[0].Exit != "exit 3" || seats[0].Pane == nil ||
+		!strings.Contains(seats[0].Pane.Render(), "last words") {
+		t.Fatalf("after the exit: %+v", seats)
+	}
+	// It can be started again in place, and closed.
+	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
+		t.Fatalf("start again: %v", err)
+	}
+	for {
+		if ev := next(t, sub); ev.Kind == EventSeat && ev.Seat.State == seat.StateExited {
+			break
+		}
+	}
+	if err := a.StopSeat(topic, "bot", "closed"); err != nil || len(a.Seats(topic)) != 0 {
+		t.Fatalf("close: %v, seats %+v", err, a.Seats(topic))
 	}
 }
 

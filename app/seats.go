@@ -12,10 +12,13 @@ type Account = seat.Account
 
 // SeatInfo is one seat of a topic, for the front ends.
 type SeatInfo struct {
-	Account  string
-	Name     string
-	Kind     string
-	State    string // starting, running, exited
+	Account string
+	Name    string
+	Kind    string
+	State   string // starting, running, exited
+	// Exit is how it ended: a seat that ended by itself stays, with its
+	// last screen, until started again or closed.
+	Exit     string
 	Activity seat.ActivitySnapshot
 	// Held is how many posts its terminal holds, Hold why.
 	Held int
@@ -33,7 +36,7 @@ func (a *App) Seats(topic string) []SeatInfo {
 	for _, s := range a.seats.Seats(topic) {
 		held, why := a.typist.Held(topic, s.Account.ID)
 		out = append(out, SeatInfo{Account: s.Account.ID, Name: s.Account.CallName(), Kind: string(s.Account.Kind),
-			State: s.State(), Activity: s.Activity.Snapshot(), Held: held, Hold: why, Pane: s.Terminal()})
+			State: s.State(), Exit: s.Exit(), Activity: s.Activity.Snapshot(), Held: held, Hold: why, Pane: s.Terminal()})
 	}
 	return out
 }

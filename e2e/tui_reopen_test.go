@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -63,4 +64,28 @@ func TestTUIReopenBringsSessionsBack(t *testing.T) {
 	r2.waitFor("Bot back in the room", func(scr string) bool { return regexp.MustCompile(`● Bot +in room`).MatchString(scr) })
 	// The status line says how it came back (no resume line: fresh).
 	r2.waitText("Bot started (new session)")
+}
+
+// A CLI that ends by itself leaves its pane: the last screen and why it
+// ended, until it is started again or closed (tmux's remain-on-exit).
+func TestTUIEndedPaneStays(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
+	phome := t.TempDir()
+	cfg := `{"accounts":[{"id":"eta","name":"Eta","kind":"cli","command":"/bin/sh -c 'echo last words before the end; exit 3'"}]}`
+	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Eta")
+	r.prefix("a")
+	r.keys("j")
+	r.keys("s")
+	r.waitText("Eta · cli · exited · exit 3", "last words before the end")
+	r.keys("x") // close it, from the participants
+	r.waitFor("the ended pane closed", func(scr string) bool {
+		return !strings.Contains(scr, "Eta · cli ·") && !strings.Contains(scr, "last words before the end")
+	})
 }

@@ -113,6 +113,7 @@ type Seat struct {
 	state     string
 	appeared  bool
 	requested bool
+	exit      string // how it ended, once it has
 	done      chan struct{}
 	cancelID  context.CancelFunc
 }
@@ -122,6 +123,9 @@ func (s *Seat) Terminal() *Pane { s.mu.Lock(); defer s.mu.Unlock(); return s.Pan
 
 // State is starting, running or exited.
 func (s *Seat) State() string { s.mu.Lock(); defer s.mu.Unlock(); return s.state }
+
+// Exit is how the seat's process ended ("" while it runs).
+func (s *Seat) Exit() string { s.mu.Lock(); defer s.mu.Unlock(); return s.exit }
 
 // Done is closed when the seat has ended and been cleaned up.
 func (s *Seat) Done() <-chan struct{} { return s.done }
@@ -253,7 +257,7 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		return Event{}, fmt.Errorf("%w %q", ErrNoAccount, account)
 	}
 	key := seatKey{topic, account}
-	if _, running := m.seats[key]; running {
+	if old, ok := m.seats[key]; ok && old.State() != StateExited {
 		m.mu.Unlock()
 		return Event{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrSeatRunning)
 	}
@@ -387,8 +391,14 @@ func (m *Manager) watch(s *Seat, key seatKey) {
 	if err := l.RemoveRegistration(); err != nil {
 		m.o.Log.Warn("remove registration", "err", err)
 	}
+	s.mu.Lock()
+	s.exit = status.String()
+	s.mu.Unlock()
 	m.mu.Lock()
-	if m.seats[key] == s {
+	if m.seats[key] == s && requested {
+		// A seat that ended by itself stays, with its last screen and
+		// why it ended, until it is started again or closed (tmux's
+		// remain-on-exit): its output is the only trace of what happened.
 		delete(m.seats, key)
 	}
 	m.mu.Unlock()
@@ -402,14 +412,29 @@ func (m *Manager) watch(s *Seat, key seatKey) {
 	m.emit(ev)
 }
 
-// Stop asks account's seat in topic to end and waits until it has.
+// Stop asks account's seat in topic to end and waits until it has. A seat
+// that already ended by itself is closed: its pane goes.
 func (m *Manager) Stop(topic, account, reason string) error {
 	s, ok := m.Seat(topic, account)
 	if !ok {
 		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
 	}
+	if s.State() == StateExited {
+		m.dismiss(s)
+		return nil
+	}
 	m.stop(s, reason)
 	return nil
+}
+
+// dismiss forgets an ended seat.
+func (m *Manager) dismiss(s *Seat) {
+	m.mu.Lock()
+	if m.seats[seatKey{s.Topic, s.Account.ID}] == s {
+		delete(m.seats, seatKey{s.Topic, s.Account.ID})
+	}
+	m.mu.Unlock()
+	m.signal()
 }
 
 func (m *Manager) stop(s *Seat, reason string) {
@@ -461,6 +486,10 @@ func (m *Manager) Restart(ctx context.Context, topic, account string) (Event, er
 func (m *Manager) StopTopic(topic string) error {
 	var wg sync.WaitGroup
 	for _, s := range m.Seats(topic) {
+		if s.State() == StateExited {
+			m.dismiss(s)
+			continue
+		}
 		wg.Add(1)
 		go func() { defer wg.Done(); m.stop(s, "topic deleted") }()
 	}
@@ -487,7 +516,14 @@ func (m *Manager) Close() {
 }
 
 // Running reports whether topic has any seat.
-func (m *Manager) Running(topic string) bool { return len(m.Seats(topic)) > 0 }
+func (m *Manager) Running(topic string) bool {
+	for _, s := range m.Seats(topic) {
+		if s.State() != StateExited {
+			return true
+		}
+	}
+	return false
+}
 
 // Errors of hook calls.
 var (

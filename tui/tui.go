@@ -88,6 +88,8 @@ type SeatInfo struct {
 	// Held is how many room posts the seat's terminal holds, Hold why.
 	Held int
 	Hold string
+	// Exit is how an ended seat's process ended (its pane stays).
+	Exit string
 	// Pane is the seat's terminal; nil when it has none.
 	Pane Pane
 }

@@ -277,6 +277,9 @@ func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	if s.Held > 0 {
 		title += fmt.Sprintf(" · %d held — %s", s.Held, s.Hold)
 	}
+	if s.State == StateExited {
+		title += " · " + s.Exit + " — " + m.prefix + " a: s restarts, x closes"
+	}
 	if focused && m.scrollMode {
 		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
 	}
