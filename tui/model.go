@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -78,6 +79,8 @@ type model struct {
 	// overlay.
 	notices     []notice
 	helpNotices bool
+	// waiting is a post held in the input line for seats still starting.
+	waiting *waitingPost
 	// expireAfter schedules a notice's expiry; nil means tea.Tick (tests
 	// that run commands synchronously replace it).
 	expireAfter func(time.Duration, tea.Msg) tea.Cmd
@@ -496,6 +499,7 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 		if rs := m.rooms[ev.Topic]; rs != nil {
 			rs.roster = ev.Participants
 		}
+		return m.sendWaiting()
 	case app.RoomLogError:
 		m.status = "log write failed (the post was delivered): " + ev.Err
 	}
@@ -524,6 +528,17 @@ func (m *model) send() tea.Cmd {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
+	if m.waiting != nil && m.waiting.topic == m.topic && m.waiting.text == text {
+		m.waiting = nil // a second Enter: send now, past the seat still starting
+	} else if names := m.startingAddressees(text); len(names) > 0 {
+		// The room delivers no past post to a later joiner: a post to a
+		// seat still starting would never reach it. Wait for it.
+		m.waiting = &waitingPost{topic: m.topic, text: text, names: names}
+		m.status = fmt.Sprintf("%s is starting and not in the room yet: this post waits here and goes when %s joins (Enter again sends it now, and %s will not get it)",
+			strings.Join(names, ", "), strings.Join(names, ", "), strings.Join(names, ", "))
+		return nil
+	}
+	m.waiting = nil
 	rs := m.cur()
 	topic, last := m.topic, rs.watermark
 	m.input.Set("")
@@ -533,6 +548,63 @@ func (m *model) send() tea.Cmd {
 		out, err := b.Post(topic, text, last)
 		return postResultMsg{topic: topic, text: text, out: out, err: err}
 	}
+}
+
+// waitingPost is a post held in the input line until the seats it
+// addresses, still starting, have joined the room.
+type waitingPost struct {
+	topic, text string
+	names       []string
+}
+
+// startingAddressees are the calling names @-mentioned in text that belong
+// to a seat of the topic on screen that runs or starts but is not in the
+// room yet.
+func (m *model) startingAddressees(text string) []string {
+	inRoom := map[string]bool{}
+	for _, p := range m.roster() {
+		inRoom[p.Name] = true
+	}
+	var out []string
+	for _, s := range m.seatList {
+		if s.State == StateExited || inRoom[s.Name] || slices.Contains(out, s.Name) {
+			continue
+		}
+		if mentions(text, s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// mentions reports whether text holds @name as a whole word.
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "@"+name)
+		if j < 0 {
+			return false
+		}
+		end := i + j + 1 + len(name)
+		if end == len(text) || strings.ContainsRune(" \t\n\u3000,.!?:;、。", rune(text[end])) || text[end] >= 0x80 {
+			return true
+		}
+		i = end
+	}
+}
+
+// sendWaiting sends the waiting post once everyone it addresses is in
+// the room of its topic.
+func (m *model) sendWaiting() tea.Cmd {
+	w := m.waiting
+	if w == nil || w.topic != m.topic || m.input.String() != w.text {
+		return nil
+	}
+	if len(m.startingAddressees(w.text)) > 0 {
+		return nil
+	}
+	m.waiting = nil
+	m.status = strings.Join(w.names, ", ") + " joined: the waiting post was sent"
+	return m.send()
 }
 
 // restore puts text back in the input exactly as written.

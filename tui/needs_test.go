@@ -207,3 +207,41 @@ func TestQuitAsksWhileSessionsRun(t *testing.T) {
 		t.Fatal("n did not cancel")
 	}
 }
+
+// A post to a seat that is starting and not yet in the room waits in the
+// input line and goes when the seat joins; a second Enter sends it at once.
+func TestPostWaitsForAStartingSeat(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 120, 30)
+	seats.Start(hs.m.topic, "lin")
+	hs.m.refreshSeats()
+	posts := func() int {
+		p, _ := hs.m.app.Page(hs.m.topic, 10, "")
+		return len(p.Posts)
+	}
+	hs.typeText("@Lin hello there")
+	hs.key(tea.KeyEnter, 0)
+	if posts() != 0 || hs.m.input.String() != "@Lin hello there" || !strings.Contains(hs.m.status, "Lin is starting") {
+		t.Fatalf("posts %d, input %q, status %q: want the post held in the input", posts(), hs.m.input.String(), hs.m.status)
+	}
+	seat(t, hs, "Lin", "lin") // Lin's sidecar joins; the roster event sends it
+	hs.pump()
+	if posts() != 1 || hs.m.input.String() != "" {
+		t.Fatalf("after Lin joined: posts %d, input %q", posts(), hs.m.input.String())
+	}
+
+	// Another starting seat, and a second Enter: sent at once.
+	seats.accounts = append(seats.accounts, Account{ID: "lay", Name: "Lay", Kind: "codex"})
+	seats.Start(hs.m.topic, "lay")
+	hs.m.refreshSeats()
+	hs.typeText("@Lay now")
+	hs.key(tea.KeyEnter, 0)
+	if posts() != 1 {
+		t.Fatal("sent at the first Enter")
+	}
+	hs.key(tea.KeyEnter, 0)
+	hs.pump()
+	if posts() != 2 {
+		t.Fatalf("the second Enter did not send: %d posts", posts())
+	}
+}
