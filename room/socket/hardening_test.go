@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -441,24 +440,6 @@ func TestHTTPErrorsGoToTheAppLog(t *testing.T) {
 }
 
 var stdlogOutput = stdlog.Writer()
-
-func TestCutText(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"abcdef", 3, "abc… (3 more bytes)"},
-		{"éé", 3, "é… (2 more bytes)"}, // not inside a rune
-		{"a\xffb", 10, "a\uFFFDb"},
-	} {
-		if got := cutText(tc.in, tc.n); got != tc.want || !utf8.ValidString(got) {
-			t.Errorf("cutText(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
-		}
-	}
-}
 
 // slowHooks answers an activity call after wait (the barrier), or with
 // the request context's error if that ends first.

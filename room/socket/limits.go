@@ -218,10 +218,6 @@ type httpErrorLog struct{ log *slog.Logger }
 
 // Write takes one line: the log.Logger writes each message whole.
 func (h httpErrorLog) Write(p []byte) (int, error) {
-	h.log.Warn("room socket: http server", "line", cutText(strings.TrimRight(string(p), "\n"), maxLogLine))
+	h.log.Warn("room socket: http server", "line", wire.Cut(strings.TrimRight(string(p), "\n"), maxLogLine))
 	return len(p), nil
 }
-
-// cutText makes outside text safe to log: valid UTF-8, at most n bytes
-// (then "…" and how much was cut). It is wire.Cut.
-func cutText(s string, n int) string { return wire.Cut(s, n) }

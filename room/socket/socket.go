@@ -250,7 +250,7 @@ func (s *Server) logRefused(every *everyLog, what string, code int, msg string) 
 	if !ok {
 		return
 	}
-	s.log.Warn(what, "status", code, "reason", cutText(msg, wire.MaxLogText), "refused_since_last_line", n)
+	s.log.Warn(what, "status", code, "reason", wire.Cut(msg, wire.MaxLogText), "refused_since_last_line", n)
 }
 
 // maxErrorText bounds an error frame's text (the room's own messages are
