@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -99,9 +98,6 @@ func describeRequests(reqs []fakemodel.Request) string {
 // topic's log show the post then the answer; quitting ends Claude.
 func TestTUIRealClaude(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
-	}
 	bins, err := clihome.FindBins()
 	if err != nil {
 		required(t, err.Error())
@@ -112,9 +108,7 @@ func TestTUIRealClaude(t *testing.T) {
 	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
 	phome := t.TempDir()
 	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q}]}`, claudeName, cwd)
-	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, phome, cfg)
 	// The environment: the clean one of the CLI home (nothing of a
 	// surrounding Claude session, no real key), the CLIs on PATH, and
 	// pullcept's own variables.

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,15 +16,10 @@ import (
 // releases them, and the held post is typed once.
 func TestTUIShowsHolds(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
-	}
 	phome := t.TempDir()
 	script := filepath.Join(repoRoot(t), "e2e", "testdata", "askcli.sh")
 	cfg := `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":` + strconv.Quote(script) + `}],"notify":{"permission":"both"}}`
-	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, phome, cfg)
 	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
 	// Everything pullcept writes to its terminal, raw: the bell and the
 	// desktop notification are bytes, not something on the screen.

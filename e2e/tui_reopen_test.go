@@ -16,9 +16,6 @@ import (
 // (reopen_seats auto), with the launch's id handed out again.
 func TestTUIReopenBringsSessionsBack(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
-	}
 	dir := t.TempDir()
 	cli := filepath.Join(dir, "scriptcli")
 	build := exec.Command("go", "build", "-o", cli, "./seat/testdata/scriptcli")
@@ -34,9 +31,7 @@ func TestTUIReopenBringsSessionsBack(t *testing.T) {
 		"env":     map[string]string{"SCRIPTCLI_MCP_AT_START": "1"},
 	}}}
 	data, _ := json.Marshal(cfg)
-	if err := os.WriteFile(filepath.Join(phome, "config.json"), data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, phome, string(data))
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}
 
 	r := startTUI(t, phome, env, 160, 40, nil)
@@ -70,14 +65,9 @@ func TestTUIReopenBringsSessionsBack(t *testing.T) {
 // ended, until it is started again or closed (tmux's remain-on-exit).
 func TestTUIEndedPaneStays(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
-	}
 	phome := t.TempDir()
 	cfg := `{"accounts":[{"id":"eta","name":"Eta","kind":"cli","command":"/bin/sh -c 'echo last words before the end; exit 3'"}]}`
-	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeConfig(t, phome, cfg)
 	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
 	r.waitText("say something to the room", "Participants", "Eta")
 	r.prefix("a")

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -17,6 +18,9 @@ import (
 // onFail adds; race reports fail the test.
 func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func()) *tuiRun {
 	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
 	dir := t.TempDir()
 	race := filepath.Join(dir, "race")
 	stderr := filepath.Join(dir, "stderr")
@@ -61,4 +65,12 @@ func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func())
 		}
 	})
 	return r
+}
+
+// writeConfig writes a run's config.json.
+func writeConfig(t *testing.T, phome, cfg string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
