@@ -209,6 +209,9 @@ func FuzzHookBody(f *testing.F) {
 		f.Add("PreToolUse", []byte(b))
 	}
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
+		if line := StatusLineText(body); strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			t.Fatalf("status line %q holds a control character", line)
+		}
 		a := NewActivity(ActivityOptions{ReportsStart: true, EscInterrupts: true})
 		ev, err := ParseHookEvent(event, body)
 		if err != nil {

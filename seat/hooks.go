@@ -25,6 +25,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"pullcept/room/wire"
 )
 
 // The variables a seat's hooks read.
@@ -171,7 +173,7 @@ func StatusLineText(body []byte) string {
 	_ = json.Unmarshal(body, &v)
 	parts := []string{"pullcept"}
 	if m := firstNonEmpty(v.Model.DisplayName, v.Model.ID); m != "" {
-		parts = append(parts, m)
+		parts = append(parts, wire.OneLine(m)) // printed on Claude's screen: no control character
 	}
 	if p := v.ContextWindow.UsedPercentage; p != nil {
 		parts = append(parts, fmt.Sprintf("ctx %.0f%%", *p))

@@ -88,3 +88,34 @@ func TestCodexHooksArgs(t *testing.T) {
 		t.Errorf("the secret does not travel in the env: %v", env)
 	}
 }
+
+// FuzzClaudeSettings: an account's own --settings (inline JSON, from
+// config.json) is merged or refused with a reason naming --settings; it
+// never panics, and a merged one still carries the room's hooks.
+func FuzzClaudeSettings(f *testing.F) {
+	for _, s := range []string{`{}`, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`, `{"hooks":[]}`, `{"statusLine":{"type":"command","command":"y"}}`, `{`, `null`} {
+		f.Add(s)
+	}
+	r := registration{exe: "/bin/pullcept", hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	f.Fuzz(func(t *testing.T, value string) {
+		if !strings.HasPrefix(strings.TrimSpace(value), "{") {
+			return // a file name: read from disk, not fuzzed here
+		}
+		_, theirs, err := takeClaudeSettings([]string{"claude", "--settings", value}, t.TempDir())
+		if err != nil {
+			if !strings.Contains(err.Error(), "--settings") {
+				t.Fatalf("refusal without a reason: %v", err)
+			}
+			return
+		}
+		s := claudeSettings(r, theirs)
+		if _, err := json.Marshal(s); err != nil {
+			t.Fatalf("merged settings do not encode: %v", err)
+		}
+		hooks := s["hooks"].(map[string]any)
+		if _, ok := hooks["PreToolUse"]; !ok {
+			t.Fatal("the room's hooks were lost in the merge")
+		}
+		_ = claudeOwnStatusLine(theirs, registration{getenv: func(string) string { return "" }, home: t.TempDir(), dir: t.TempDir()})
+	})
+}
