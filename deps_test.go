@@ -23,6 +23,8 @@ var allowed = map[string][]string{
 	"room/socket": {"room", "room/wire", "topicstore"},
 	"app":         {"dirs", "room", "room/wire", "room/socket", "seat", "topicstore"},
 	"control":     {"app"},
+	"attach":      {},
+	"server":      {"app", "attach", "control", "room/wire", "seat", "tui"},
 	"seat":        {"room/wire", "topicstore"},
 	"sidecar":     {"room/wire"},
 	"tui":         {"app", "room/wire"},
@@ -36,6 +38,7 @@ var forbiddenOutside = map[string][]string{
 	"room/wire":  {"github.com/", "charm.land/"},
 	"topicstore": {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
 	"sidecar":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty"},
+	"attach":     {"charm.land/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
 }
 
 func TestPackageDependencies(t *testing.T) {

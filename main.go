@@ -14,20 +14,21 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"pullcept/app"
-	"pullcept/control"
-	"pullcept/dirs"
+	xterm "github.com/charmbracelet/x/term"
+
 	"pullcept/room/wire"
-	"pullcept/seat"
 	"pullcept/topicstore"
-	"pullcept/tui"
 )
 
 const usage = `pullcept — a room for one person and several AI coding CLIs
 
 usage:
-  pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help)
+  pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help); attaches to
+                                    the home's server, starting it when none runs (prefix d detaches)
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
+  pullcept ls                       the server, its attached terminals, the topics with running seats
+  pullcept kill-server              end the server and every session (their stop sequence)
+  pullcept server                   run the home's server in the foreground
   pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
   pullcept hook EVENT               report a seat's hook event to the room (run by a seat's CLI)
   pullcept accounts list|add|remove the accounts in config.json (pullcept accounts help)
@@ -42,6 +43,10 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		var ee errExit
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
 		fmt.Fprintln(os.Stderr, "pullcept:", err)
 		os.Exit(1)
 	}
@@ -55,18 +60,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch cmd {
 	case "serve":
 		return serve(ctx, stdin, stdout)
+	case "server":
+		return runServer(ctx, stderr)
+	case "ls", "list-sessions":
+		return listServer(ctx, stdout)
+	case "kill-server":
+		return killServer(ctx, stdout)
 	case "sidecar":
 		return runSidecar(ctx, stdin, stdout, stderr)
 	case "hook":
 		return runHook(ctx, args, stdin, stdout, stderr)
-	case "topics":
-		return topics(args, stdout)
-	case "accounts":
-		d, err := dirs.Resolve(os.Getenv)
-		if err != nil {
-			return err
+	case "topics", "accounts":
+		if cmd == "topics" && len(args) == 0 {
+			return errors.New("usage: pullcept topics list [--json] | show ID [--tail N] [--json]")
 		}
-		return seat.AccountsCommand(args, d.ConfigFile(), stdout, exec.LookPath)
+		return storeClient(ctx, append([]string{cmd}, args...), stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -74,7 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, version())
 		return nil
 	case "":
-		return runTUI(ctx)
+		return attachTUI(ctx)
 	default:
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("unknown command %q", cmd)
@@ -91,49 +99,10 @@ func personName() string {
 	return "you"
 }
 
-// startApp starts the run for this process's home.
-func startApp(ctx context.Context) (*app.App, error) {
-	d, err := dirs.Resolve(os.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	return app.Start(ctx, app.Options{Dirs: d, PersonName: personName()})
-}
-
-func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	a, err := startApp(ctx)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	return (&control.Server{App: a}).Serve(ctx, stdin, stdout)
-}
-
-// runTUI is `pullcept`: the terminal UI on this process's terminal.
-func runTUI(ctx context.Context) error {
-	a, err := startApp(ctx)
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	o := tui.Options{App: a, Prefix: os.Getenv("PULLCEPT_PREFIX"), Status: a.Notice()}
-	if len(a.Accounts()) > 0 {
-		o.Seats = tuiSeats{a}
-	}
-	return tui.Run(ctx, o)
-}
-
-func topics(args []string, stdout io.Writer) error {
+// topics is `pullcept topics` on a store.
+func topics(store *topicstore.Store, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("usage: pullcept topics list [--json] | show ID [--tail N] [--json]")
-	}
-	d, err := dirs.Resolve(os.Getenv)
-	if err != nil {
-		return err
-	}
-	store, err := topicstore.Open(d.Logs())
-	if err != nil {
-		return err
 	}
 	fs := flag.NewFlagSet("topics "+args[0], flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -187,3 +156,8 @@ func version() string {
 	}
 	return fmt.Sprintf("%s (room protocol %d)", out, wire.ProtocolVersion)
 }
+
+var execLookPath = exec.LookPath
+
+// termSize is the terminal's size in cells.
+func termSize(f *os.File) (int, int, error) { return xterm.GetSize(f.Fd()) }

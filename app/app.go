@@ -64,6 +64,9 @@ type App struct {
 	reopen string
 	needs  *needs
 
+	watchMu  sync.Mutex
+	watchers map[chan struct{}]struct{}
+
 	closeLog func()
 	unlock   func()
 	cancel   context.CancelFunc
@@ -80,7 +83,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), watchers: map[chan struct{}]struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -140,8 +143,9 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane}, accounts)
 	a.sock.SetHooks(a.seats)
 	ctx, a.cancel = context.WithCancel(ctx)
-	a.wg.Add(1)
+	a.wg.Add(2)
 	go func() { defer a.wg.Done(); a.follow(ctx) }()
+	go func() { defer a.wg.Done(); a.fanChanges(ctx) }()
 	return a, nil
 }
 
@@ -273,6 +277,21 @@ func (a *App) Token() string { return a.sock.Token() }
 
 // PersonName is the person's name in the rooms.
 func (a *App) PersonName() string { return a.engine.PersonName() }
+
+// Store is the run's topic store, for the commands that print it
+// (pullcept topics) while this run owns the home.
+func (a *App) Store() *topicstore.Store { return a.store }
+
+// ReloadAccounts reads config.json again (after `pullcept accounts`
+// changed it through the server) and says what loading it said.
+func (a *App) ReloadAccounts() string {
+	cfg, notice := LoadConfig(a.dirs.ConfigFile())
+	a.seats.SetAccounts(cfg.Accounts)
+	return notice
+}
+
+// Dirs are the run's folders.
+func (a *App) Dirs() dirs.Dirs { return a.dirs }
 
 // Log is the app's log.
 func (a *App) Log() *slog.Logger { return a.log }

@@ -25,6 +25,10 @@ var ErrHomeBusy = errors.New("another pullcept runs on this home")
 // LockFile is the lock's name under the state folder.
 const LockFile = "pullcept.lock"
 
+// LockHome takes the home's lock for a command that writes the store
+// while no run owns the home; release gives it back.
+func LockHome(stateDir string) (release func(), err error) { return lockHome(stateDir) }
+
 // lockHome takes the home's lock; release gives it back.
 func lockHome(stateDir string) (release func(), err error) {
 	path := filepath.Join(stateDir, LockFile)
@@ -39,7 +43,7 @@ func lockHome(stateDir string) (release func(), err error) {
 		if _, perr := strconv.Atoi(holder); perr != nil {
 			holder = "unknown"
 		}
-		return nil, fmt.Errorf("%w (pid %s, lock %s): one home has one room engine, so quit that pullcept first, or give this one another home with PULLCEPT_HOME", ErrHomeBusy, holder, path)
+		return nil, fmt.Errorf("%w (pid %s, lock %s): one home has one room engine, so attach to it (pullcept), end it (pullcept kill-server), or give this one another home with PULLCEPT_HOME", ErrHomeBusy, holder, path)
 	}
 	_ = f.Truncate(0)
 	_, _ = f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

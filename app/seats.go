@@ -78,9 +78,52 @@ func (a *App) Pane(topic, account string) (*seat.Pane, error) {
 	return p, nil
 }
 
-// SeatsChanged is signalled (coalesced) when a seat's state or a pane's
-// screen changed: the screen redraws at its frame rate.
-func (a *App) SeatsChanged() <-chan struct{} { return a.seats.Changed() }
+// WatchSeats is signalled (coalesced) when a seat's state or a pane's
+// screen changed: a screen redraws at its frame rate. Every watcher gets
+// every change (several terminals attached to one server each redraw);
+// stop ends the watch.
+func (a *App) WatchSeats() (c <-chan struct{}, stop func()) {
+	ch := make(chan struct{}, 1)
+	a.watchMu.Lock()
+	a.watchers[ch] = struct{}{}
+	a.watchMu.Unlock()
+	return ch, func() {
+		a.watchMu.Lock()
+		delete(a.watchers, ch)
+		a.watchMu.Unlock()
+	}
+}
+
+// fanChanges hands the seat manager's change signal to every watcher.
+func (a *App) fanChanges(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-a.seats.Changed():
+		}
+		a.watchMu.Lock()
+		for ch := range a.watchers {
+			select {
+			case ch <- struct{}{}:
+			default:
+			}
+		}
+		a.watchMu.Unlock()
+	}
+}
+
+// Running counts the seats that have not ended, by topic (topics without
+// one are absent).
+func (a *App) Running() map[string]int {
+	out := map[string]int{}
+	for _, s := range a.seats.All() {
+		if s.State() != seat.StateExited {
+			out[s.Topic]++
+		}
+	}
+	return out
+}
 
 // SeatEvent is a seat's life or activity event.
 type SeatEvent = seat.Event

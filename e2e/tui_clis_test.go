@@ -164,7 +164,7 @@ func TestTUIRealClaude(t *testing.T) {
 	// Its registration: an MCP file and a settings file (the hooks) under
 	// $PULLCEPT_HOME/run, each named in the argv of the process that runs
 	// the session.
-	regs, _ := filepath.Glob(filepath.Join(phome, "run", "*"))
+	regs := registrations(phome)
 	if len(regs) != 2 {
 		t.Fatalf("registration files %v, want the MCP config and the settings", regs)
 	}
@@ -239,7 +239,7 @@ func TestTUIRealClaude(t *testing.T) {
 		return len(alive(claudePids)) == 0 && len(alive(processesWithArg(sid))) == 0 && len(alive(processesWithArg(regs[0]))) == 0
 	})
 	r.until("Lin's sidecar to end", func() bool { return len(sidecarsOf(topic)) == 0 })
-	if regs, _ := filepath.Glob(filepath.Join(phome, "run", "*")); len(regs) > 0 {
+	if regs := registrations(phome); len(regs) > 0 {
 		t.Errorf("registration files outlived the seat: %v", regs)
 	}
 	log, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.log"))

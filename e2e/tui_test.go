@@ -6,6 +6,7 @@ package e2e
 // sidecar, driven with send-keys and read with capture-pane.
 
 import (
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -405,6 +406,7 @@ func TestTUISeatExchangeTopicsDeleteQuit(t *testing.T) {
 			errs, _ := os.ReadFile(stderr)
 			t.Logf("pullcept's stderr:\n%s", errs)
 		}
+		endServer(t, home, nil)
 		_ = r.tmuxCmd("kill-server").Run()
 		if reports := raceReports(); reports != "" {
 			t.Errorf("the race detector reported:\n%s", reports)
@@ -448,10 +450,11 @@ func TestTUISeatExchangeTopicsDeleteQuit(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := reg.MCPServers["pullcept"]
-	want, _ := filepath.EvalSymlinks(pullceptBin)
-	got, _ := filepath.EvalSymlinks(srv.Command)
-	if got != want || strings.Join(srv.Args, " ") != "sidecar" || srv.Env["PULLCEPT_AGENT_NAME"] != "Bot" {
-		t.Errorf("registered sidecar %s %q env name %q, want %s sidecar, Bot", srv.Command, srv.Args, srv.Env["PULLCEPT_AGENT_NAME"], want)
+	// The server keeps its own link (or copy) of the binary in the runtime
+	// folder for its whole life: a rebuilt or cleaned binary breaks no seat.
+	want := filepath.Join(home, "run", "bin", "pullcept")
+	if srv.Command != want || !sameBytes(t, srv.Command, pullceptBin) || strings.Join(srv.Args, " ") != "sidecar" || srv.Env["PULLCEPT_AGENT_NAME"] != "Bot" {
+		t.Errorf("registered sidecar %s %q env name %q, want %s (this build) sidecar, Bot", srv.Command, srv.Args, srv.Env["PULLCEPT_AGENT_NAME"], want)
 	}
 	topic := srv.Env["PULLCEPT_ROOM_ID"]
 	if topic == "" {
@@ -608,4 +611,20 @@ func TestTUISeatExchangeTopicsDeleteQuit(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// sameBytes says whether two files hold the same bytes.
+func sameBytes(t *testing.T, a, b string) bool {
+	t.Helper()
+	x, err := os.ReadFile(a)
+	if err != nil {
+		t.Log(err)
+		return false
+	}
+	y, err := os.ReadFile(b)
+	if err != nil {
+		t.Log(err)
+		return false
+	}
+	return bytes.Equal(x, y)
 }

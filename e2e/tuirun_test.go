@@ -6,6 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -57,6 +60,7 @@ func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func())
 				onFail()
 			}
 		}
+		endServer(t, phome, env)
 		_ = r.tmuxCmd("kill-server").Run()
 		files, _ := filepath.Glob(race + ".*")
 		for _, f := range files {
@@ -73,4 +77,53 @@ func writeConfig(t *testing.T, phome, cfg string) {
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// endServer ends the home's pullcept server (the screen's server outlives
+// its terminal) as a person would, with pullcept kill-server; a failed
+// test first gets the server's goroutines and stderr (state/server.log).
+func endServer(t *testing.T, phome string, env []string) {
+	t.Helper()
+	if t.Failed() {
+		if pid := serverPID(phome); pid > 0 && syscall.Kill(pid, syscall.SIGQUIT) == nil {
+			waitGone(pid, tuiWait)
+		}
+		serr, _ := os.ReadFile(filepath.Join(phome, "state", "server.log"))
+		t.Logf("the server's stderr (state/server.log):\n%s", serr)
+	}
+	kill := exec.Command(pullceptBin, "kill-server")
+	kill.Env = append(os.Environ(), env...)
+	kill.Env = append(kill.Env, "PULLCEPT_HOME="+phome)
+	_ = kill.Run()
+}
+
+// serverPID is the pid the home's lock names (0 when none).
+func serverPID(phome string) int {
+	b, _ := os.ReadFile(filepath.Join(phome, "state", "pullcept.lock"))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return pid
+}
+
+// waitGone waits until pid has ended (no event to await for another
+// process's end: polled).
+func waitGone(pid int, d time.Duration) bool {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(pid, 0) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// registrations are the per-launch files in the runtime folder (not the
+// server's socket and its copy of the binary, bin/).
+func registrations(phome string) []string {
+	all, _ := filepath.Glob(filepath.Join(phome, "run", "*"))
+	var out []string
+	for _, f := range all {
+		if b := filepath.Base(f); b != "bin" && b != "server.sock" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -41,10 +41,15 @@ const (
 	// EnvStatusLine is the person's own Claude status-line command, run by
 	// `pullcept hook status` so the person still sees it.
 	EnvStatusLine = "PULLCEPT_STATUSLINE_COMMAND"
+	// EnvSeat names the seat a process runs in ("ACCOUNT in TOPIC") and
+	// EnvSeatHome its home's runtime folder: a pullcept run from a seat's
+	// shell on the same home does not act as the person (docs/decisions.md).
+	EnvSeat     = "PULLCEPT_SEAT"
+	EnvSeatHome = "PULLCEPT_SEAT_HOME"
 )
 
 // hookEnvNames are removed from the environment a child inherits.
-var hookEnvNames = []string{EnvHookURL, EnvHookTopic, EnvHookAccount, EnvHookSecret, EnvHookBin, EnvStatusLine}
+var hookEnvNames = []string{EnvHookURL, EnvHookTopic, EnvHookAccount, EnvHookSecret, EnvHookBin, EnvStatusLine, EnvSeat, EnvSeatHome}
 
 // HookCommand is the argument that makes the pullcept binary a hook.
 const HookCommand = "hook"

@@ -190,6 +190,8 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	}
 	env.set("TERM", "xterm-256color")
 	env.set("COLORTERM", "truecolor")
+	env.set(EnvSeat, acc.ID+" in "+req.Topic)
+	env.set(EnvSeatHome, req.RuntimeDir)
 	for _, k := range sortedKeys(acc.Env) {
 		env.set(k, acc.Env[k])
 	}

@@ -230,6 +230,17 @@ func (m *Manager) Seats(topic string) []*Seat {
 	return out
 }
 
+// All lists every topic's seats (no order).
+func (m *Manager) All() []*Seat {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]*Seat, 0, len(m.seats))
+	for _, s := range m.seats {
+		out = append(out, s)
+	}
+	return out
+}
+
 // Seat returns the seat of account in topic.
 func (m *Manager) Seat(topic, account string) (*Seat, bool) {
 	m.mu.Lock()

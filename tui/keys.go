@@ -65,6 +65,8 @@ const (
 	actHelp
 	actNotices
 	actQuit
+	actDetach
+	actEditor
 	actScrollMode
 	actToggleTopics
 	actToggleParts
@@ -126,7 +128,8 @@ var bindings = []binding{
 	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
 	{ctxPrefix, []string{"?"}, actHelp, "this help"},
 	{ctxPrefix, []string{"~"}, actNotices, "the notices shown on the status line, whole (like tmux's show-messages)"},
-	{ctxPrefix, []string{"q"}, actQuit, "quit"},
+	{ctxPrefix, []string{"d"}, actDetach, "detach: this terminal goes, the sessions keep running (pullcept attaches again)"},
+	{ctxPrefix, []string{"q"}, actQuit, "quit: stop the sessions and the server (asks first; offers detach)"},
 	{ctxPrefix, []string{"prefix"}, actSendPrefix, "send the prefix key itself to the focused pane"},
 	{ctxPrefix, []string{"esc"}, actCancel, "cancel the prefix"},
 
@@ -143,6 +146,7 @@ var bindings = []binding{
 	{ctxInput, []string{"ctrl+u"}, actKillBefore, "delete to the start of the line"},
 	{ctxInput, []string{"ctrl+k"}, actKillAfter, "delete to the end of the line"},
 	{ctxInput, []string{"ctrl+w", "alt+backspace"}, actKillWord, "delete the word before the cursor"},
+	{ctxInput, []string{"ctrl+g"}, actEditor, "edit the input in $VISUAL or $EDITOR (vi), on your terminal"},
 	{ctxInput, []string{"pgup"}, actPgUp, "scroll the room up"},
 	{ctxInput, []string{"pgdown"}, actPgDn, "scroll the room down"},
 	{ctxInput, []string{"tab"}, actFocusNext, "focus the next area"},
@@ -193,6 +197,7 @@ var bindings = []binding{
 
 	{ctxDialog, []string{"y", "enter"}, actConfirm, "confirm"},
 	{ctxDialog, []string{"n", "esc"}, actCancel, "cancel"},
+	{ctxDialog, []string{"d"}, actDetach, "detach instead (when quitting)"},
 
 	{ctxRename, []string{"enter"}, actConfirm, "save the name"},
 	{ctxRename, []string{"esc"}, actCancel, "cancel"},

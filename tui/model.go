@@ -128,6 +128,14 @@ type model struct {
 	panesDirty bool
 	listBusy   bool
 	listAgain  bool
+
+	// server: this screen is one attached terminal of the pullcept server
+	// (Options.Server); detached: the person detached (Run's result).
+	server, detached bool
+	startTopic       string
+	onShow           func(string)
+	clients          func() int
+	program          func([]string) tea.ExecCommand
 }
 
 func newModel(o Options, exec func(func())) (*model, error) {
@@ -140,6 +148,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		rooms: map[string]*roomState{}, running: map[string]int{},
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
 		paneText: map[Pane]string{}, paneSize: map[Pane][2]int{}, status: o.Status,
+		server: o.Server, startTopic: o.Topic, onShow: o.OnShow, clients: o.Clients, program: o.Program,
 	}
 	if m.seats == nil && m.status == "" {
 		m.status = "no seats: add an account to config.json to seat a CLI here; the room works for you alone"
@@ -151,8 +160,13 @@ func newModel(o Options, exec func(func())) (*model, error) {
 	return m, nil
 }
 
-// Init loads the topic list.
-func (m *model) Init() tea.Cmd { return m.loadTopics() }
+// Init loads the topic list (and opens Options.Topic).
+func (m *model) Init() tea.Cmd {
+	if m.startTopic != "" {
+		return tea.Batch(m.loadTopics(), m.openTopic(m.startTopic))
+	}
+	return m.loadTopics()
+}
 
 func (m *model) cur() *roomState { return m.rooms[m.topic] }
 
@@ -180,6 +194,9 @@ func (m *model) show(topic string) {
 		m.focus = focusInput
 	}
 	m.paneIdx = 0
+	if m.onShow != nil {
+		m.onShow(topic)
+	}
 	m.seenTopic()
 	m.refreshSeats()
 	for i, t := range m.topics {
@@ -394,6 +411,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	switch msg := msg.(type) {
+	case editedMsg:
+		m.edited(msg)
+		return nil
 	case expireMsg:
 		if m.status == msg.text {
 			m.status = ""
@@ -1074,6 +1094,10 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		switch {
 		case act == actConfirm && d != nil && d.quit:
 			return tea.Quit
+		case act == actDetach && d != nil && d.quit:
+			return m.detach()
+		case act == actDetach:
+			m.dlg = d // d only answers the quit dialog
 		case act == actConfirm && d != nil && d.reopen:
 			return m.reopen(d.topic)
 		case act == actConfirm && d != nil:
@@ -1187,6 +1211,8 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		case actNewline:
 			m.input.Insert("\n")
 			return nil
+		case actEditor:
+			return m.editInput()
 		case actPgUp, actPgDn:
 			m.scrollRoom(rs, act)
 			return nil
@@ -1258,6 +1284,8 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		m.helpOff = max(len(m.notices)-(m.h-3), 0) // the newest in view
 	case actQuit:
 		return m.askQuit()
+	case actDetach:
+		return m.detach()
 	case actScrollMode:
 		if s, ok := m.focusedPane(); ok {
 			m.scrollMode = true
@@ -1434,8 +1462,9 @@ func (m *model) scrollRoom(rs *roomState, act action) bool {
 	return true
 }
 
-// askQuit quits at once when no session runs; else it asks first, since
-// quitting stops every running session (until pullcept can detach).
+// askQuit quits at once when no session runs and no other terminal is
+// attached; else it asks first, since quitting stops every running session
+// and the server, and offers to detach instead.
 func (m *model) askQuit() tea.Cmd {
 	n, topics := 0, 0
 	for _, c := range m.running {
@@ -1444,13 +1473,37 @@ func (m *model) askQuit() tea.Cmd {
 			topics++
 		}
 	}
-	if n == 0 {
+	others := 0
+	if m.clients != nil {
+		others = m.clients()
+	}
+	if n == 0 && others == 0 {
 		return tea.Quit
 	}
-	m.dlg = &dialog{quit: true, lines: []string{
-		fmt.Sprintf("Quitting stops %d running session(s) in %d topic(s).", n, topics),
-		"Topics whose sessions can resume bring them back when opened again.",
-		"", "[y] quit    [n] cancel",
-	}}
+	var lines []string
+	if n > 0 {
+		lines = append(lines, fmt.Sprintf("Quitting stops %d running session(s) in %d topic(s).", n, topics),
+			"Topics whose sessions can resume bring them back when opened again.")
+	}
+	if others > 0 {
+		lines = append(lines, fmt.Sprintf("Quitting also ends the %d other attached terminal(s).", others))
+	}
+	if m.server {
+		lines = append(lines, "Detaching leaves everything running; pullcept attaches again.",
+			"", "[y] quit    [d] detach    [n] cancel")
+	} else {
+		lines = append(lines, "", "[y] quit    [n] cancel")
+	}
+	m.dlg = &dialog{quit: true, lines: lines}
 	return nil
+}
+
+// detach ends this screen and leaves the sessions running (prefix d).
+func (m *model) detach() tea.Cmd {
+	if !m.server {
+		m.status = "detach needs the pullcept server; this screen runs without one"
+		return nil
+	}
+	m.detached = true
+	return tea.Quit
 }

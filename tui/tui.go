@@ -157,7 +157,31 @@ type Options struct {
 	Location *time.Location
 	// FPS caps the frame rate; 0 means DefaultFPS.
 	FPS int
+	// Env is the terminal's environment (TERM, COLORTERM, NO_COLOR, ...,
+	// and VISUAL/EDITOR for ctrl+g); nil means the process's own.
+	Env []string
+	// Server says the screen runs inside the pullcept server for one
+	// attached terminal: prefix d detaches, quitting offers it, and the
+	// process's signals are the server's, not this screen's.
+	Server bool
+	// Topic is the topic to show first ("" = a new one).
+	Topic string
+	// OnShow is told the topic on screen each time it changes.
+	OnShow func(topic string)
+	// Clients counts the other terminals attached to the server (quitting
+	// ends them too).
+	Clients func() int
+	// Started is given the program once made (the server sends it the
+	// client's size changes).
+	Started func(p *tea.Program)
+	// Program makes the command that runs argv on the person's terminal
+	// (nil = this process's terminal); the server's runs it on the client.
+	Program func(argv []string) tea.ExecCommand
 }
+
+// ErrDetached is returned by Run when the person detached (prefix d): the
+// sessions keep running.
+var ErrDetached = errors.New("tui: detached")
 
 // DefaultPrefix is the prefix key when Options.Prefix is empty.
 const DefaultPrefix = "ctrl+b"
@@ -200,7 +224,16 @@ func Run(ctx context.Context, o Options) error {
 	if o.Width > 0 && o.Height > 0 {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
+	if o.Env != nil {
+		opts = append(opts, tea.WithEnvironment(o.Env))
+	}
+	if o.Server {
+		opts = append(opts, tea.WithoutSignalHandler())
+	}
 	p := tea.NewProgram(m, opts...)
+	if o.Started != nil {
+		o.Started(p)
+	}
 
 	var wg sync.WaitGroup
 	wg.Go(func() { q.run(ctx) })
@@ -217,6 +250,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	if err != nil {
 		return fmt.Errorf("tui: %w", err)
+	}
+	if m.detached {
+		return ErrDetached
 	}
 	return nil
 }

@@ -1,0 +1,232 @@
+package main
+
+// `pullcept server`: the one run of a home, in the background (started by
+// the first `pullcept`) or in the foreground; and `pullcept serve` with no
+// server running, which is a server whose first client is its own stdio.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"pullcept/app"
+	"pullcept/attach"
+	"pullcept/control"
+	"pullcept/dirs"
+	"pullcept/seat"
+	"pullcept/server"
+)
+
+// envReadyFD names the descriptor a spawned server reports on: "ok\n" once
+// it listens, else its error.
+const envReadyFD = "PULLCEPT_SERVER_READY_FD"
+
+// startApp starts the run for this home. wait is how long to wait for the
+// home's lock (a server that is ending still holds it).
+func startApp(ctx context.Context, d dirs.Dirs, wait time.Duration) (*app.App, error) {
+	exe, err := stableExe(d.Runtime)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		a, err := app.Start(ctx, app.Options{Dirs: d, PersonName: personName(), ExePath: exe})
+		if err == nil || !errors.Is(err, app.ErrHomeBusy) || time.Now().After(deadline) {
+			return a, err
+		}
+		select { // polling: flock has no wait with a deadline
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// stableExe is the binary the seats launch as sidecar and hooks for the
+// server's whole life: a link (else a copy) of this binary in the runtime
+// folder, so a `go run` cache cleaned or a binary rebuilt meanwhile does
+// not break the seats.
+func stableExe(runtime string) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find this binary for the sidecar: %w", err)
+	}
+	if exe, err = filepath.EvalSymlinks(exe); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(runtime, "bin")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, "pullcept")
+	tmp := dst + ".tmp" + strconv.Itoa(os.Getpid())
+	_ = os.Remove(tmp)
+	if err := os.Link(exe, tmp); err != nil {
+		if err := copyFile(exe, tmp); err != nil {
+			return "", fmt.Errorf("keep a copy of this binary for the seats: %w", err)
+		}
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return dst, nil
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o700)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// newServer makes the server of the app a.
+func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error) {
+	return server.Listen(server.Options{
+		App: a, Socket: attach.SocketPath(d.Runtime), Build: version(), Close: a.Close,
+		ExitWhenIdle: background, Prefix: os.Getenv("PULLCEPT_PREFIX"),
+		Command: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			return storeCommand(a, args, stdout)
+		},
+	})
+}
+
+// runServer is `pullcept server`.
+func runServer(ctx context.Context, stderr io.Writer) error {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	var ready *os.File
+	if fd, err := strconv.Atoi(os.Getenv(envReadyFD)); err == nil && fd > 2 {
+		ready = os.NewFile(uintptr(fd), "ready")
+		os.Unsetenv(envReadyFD)
+		defer ready.Close()
+	}
+	fail := func(err error) error {
+		if ready != nil {
+			fmt.Fprintln(ready, err)
+		}
+		return err
+	}
+	a, err := startApp(ctx, d, 10*time.Second)
+	if err != nil {
+		return fail(err)
+	}
+	srv, err := newServer(a, d, ready != nil)
+	if err != nil {
+		a.Close()
+		return fail(err)
+	}
+	if ready != nil {
+		fmt.Fprintln(ready, "ok")
+		ready.Close()
+	} else {
+		fmt.Fprintf(stderr, "pullcept server: pid %d, socket %s (pullcept kill-server ends it)\n", os.Getpid(), attach.SocketPath(d.Runtime))
+	}
+	srv.Serve(ctx)
+	return nil
+}
+
+// spawnServer starts a background server for the home and waits until it
+// listens or says why it cannot.
+func spawnServer(d dirs.Dirs) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer devnull.Close()
+	// The server's stderr (a panic, the race detector) goes to a file: it
+	// has no terminal.
+	errlog, err := os.OpenFile(filepath.Join(d.State, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer errlog.Close()
+	cmd := exec.Command(exe, "server")
+	cmd.Env = append(os.Environ(), envReadyFD+"=3")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, errlog
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = detached()
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return fmt.Errorf("start the pullcept server: %w", err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped if it ends while we run
+	b, _ := io.ReadAll(io.LimitReader(r, 4096))
+	msg := string(b)
+	if msg == "ok\n" {
+		return nil
+	}
+	if msg == "" {
+		msg = "it ended without a word (see " + filepath.Join(d.State, "pullcept.log") + ")"
+	}
+	return fmt.Errorf("the pullcept server did not start: %s", trimNL(msg))
+}
+
+func trimNL(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// serveForeground is `pullcept serve` with no server running: the engine
+// runs here, with the attach socket open so a `pullcept` can attach, and
+// this process's stdio is its first control client; it ends with stdin.
+func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout io.Writer) error {
+	a, err := startApp(ctx, d, 0)
+	if err != nil {
+		return err
+	}
+	srv, err := newServer(a, d, false)
+	if err != nil {
+		a.Close()
+		return err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { srv.Serve(sctx); close(done) }()
+	err = (&control.Server{App: a}).Serve(ctx, stdin, stdout)
+	stop()
+	<-done
+	return err
+}
+
+// seatHere says which seat of this home's person this process runs in ("")
+// when it runs in none: a pullcept run by an agent in its own shell does
+// not act as the person (docs/decisions.md "Agents are not the person").
+func seatHere(d dirs.Dirs) string {
+	if s := os.Getenv(seat.EnvSeat); s != "" && os.Getenv(seat.EnvSeatHome) == d.Runtime {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,72 @@
+package tui
+
+// ctrl+g in the input line: the person's editor on the text, on the
+// person's terminal (a program run through Options.Program, which the
+// server runs on the attached client), like Claude Code's ctrl+g.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// editorScript runs $VISUAL, else $EDITOR, else vi, on "$1" in the
+// person's environment (the client's, where the variables are set).
+const editorScript = `exec ${VISUAL:-${EDITOR:-vi}} "$1"`
+
+// editedMsg brings the edited file back.
+type editedMsg struct {
+	path string
+	err  error
+}
+
+// onTerminal runs argv on the person's terminal, then done's message.
+func (m *model) onTerminal(argv []string, done tea.ExecCallback) tea.Cmd {
+	if m.program != nil {
+		return tea.Exec(m.program(argv), done)
+	}
+	return tea.ExecProcess(exec.Command(argv[0], argv[1:]...), done)
+}
+
+func (m *model) editInput() tea.Cmd {
+	f, err := os.CreateTemp("", "pullcept-post-*.md")
+	if err != nil {
+		m.status = "editor: " + err.Error()
+		return nil
+	}
+	_, err = f.WriteString(m.input.String())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		m.status = "editor: " + err.Error()
+		return nil
+	}
+	path := f.Name()
+	return m.onTerminal([]string{"sh", "-c", editorScript, "sh", path}, func(err error) tea.Msg {
+		return editedMsg{path: path, err: err}
+	})
+}
+
+// edited puts the file's text in the input line (an editor that failed
+// leaves the input as it was).
+func (m *model) edited(msg editedMsg) {
+	defer os.Remove(msg.path)
+	if msg.err != nil {
+		m.status = fmt.Sprintf("the editor failed (%v): the input is as it was", msg.err)
+		return
+	}
+	b, err := os.ReadFile(msg.path)
+	if err != nil {
+		m.status = "editor: " + err.Error()
+		return
+	}
+	m.input = newEditor()
+	m.input.Insert(strings.TrimRight(string(b), "\n"))
+	m.focus = focusInput
+	m.status = "edited: Enter sends"
+}
