@@ -95,7 +95,12 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		App: s.a, Prefix: prefix, In: inR, Out: frameWriter{c.conn, attach.FrameOutput},
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true,
 		Status: s.attachStatus(), Topic: s.topicToShow(),
-		OnShow:  func(t string) { s.mu.Lock(); s.lastTopic = t; s.mu.Unlock() },
+		OnShow: func(t string) {
+			s.mu.Lock()
+			s.lastTopic = t
+			s.mu.Unlock()
+			s.z.show(c, t)
+		},
 		Clients: func() int { return s.others(c) },
 		Program: func(argv []string) tea.ExecCommand { return &remoteExec{c: c, argv: argv, done: execDone, ctx: ctx} },
 		Started: func(p *tea.Program) { pmu.Lock(); prog = p; pmu.Unlock() },
@@ -143,13 +148,14 @@ func (s *Server) touch(c *client) {
 	s.z.touch(c)
 }
 
-// others counts the screens attached besides c.
+// others counts the clients attached besides c (screens and control
+// clients: quitting ends them all).
 func (s *Server) others(c *client) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
 	for o := range s.clients {
-		if o != c && o.hello.Mode == attach.ModeTUI {
+		if o != c {
 			n++
 		}
 	}

@@ -37,6 +37,7 @@ func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 		info := tui.SeatInfo{Account: s.Account, Name: s.Name, Kind: s.Kind, State: s.State,
 			Activity: s.Activity.State, Wait: s.Activity.Wait, Held: s.Held, Hold: s.Hold, Exit: s.Exit}
 		if s.Pane != nil {
+			t.z.note(s.Pane, topic)
 			info.Pane = clientPane{s.Pane, t.z, t.c}
 		}
 		out = append(out, info)
@@ -77,71 +78,110 @@ func (p clientPane) AppCursorKeys() bool { return p.Pane.Modes().CursorKeys }
 // BracketedPaste says the application asked for pastes to be bracketed.
 func (p clientPane) BracketedPaste() bool { return p.Pane.Modes().BracketedPaste }
 
-// sizes arbitrates pane sizes between clients.
+// sizes arbitrates pane sizes between clients: a pane takes the size
+// wished by the most recently active client among those showing its topic
+// (tmux's window-size latest is per window); the others draw it cropped or
+// padded.
 type sizes struct {
-	mu     sync.Mutex
-	active *client
-	last   map[*client]time.Time
-	want   map[*client]map[*seat.Pane][2]int
+	mu      sync.Mutex
+	last    map[*client]time.Time
+	shown   map[*client]string                // the topic on each client's screen
+	topic   map[*seat.Pane]string             // each pane's topic
+	want    map[*seat.Pane]map[*client][2]int // each client's wish for a pane
+	applied map[*seat.Pane][2]int             // the size last given to a pane
 }
 
 func newSizes() *sizes {
-	return &sizes{last: map[*client]time.Time{}, want: map[*client]map[*seat.Pane][2]int{}}
+	return &sizes{last: map[*client]time.Time{}, shown: map[*client]string{}, topic: map[*seat.Pane]string{},
+		want: map[*seat.Pane]map[*client][2]int{}, applied: map[*seat.Pane][2]int{}}
 }
 
-// resize records c's wish for p and applies it when c is the active client.
+// note records a pane's topic.
+func (z *sizes) note(p *seat.Pane, topic string) {
+	z.mu.Lock()
+	z.topic[p] = topic
+	z.mu.Unlock()
+}
+
+// resize records c's wish for p and settles p.
 func (z *sizes) resize(c *client, p *seat.Pane, cols, rows int) error {
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	if z.want[c] == nil {
-		z.want[c] = map[*seat.Pane][2]int{}
+	if z.want[p] == nil {
+		z.want[p] = map[*client][2]int{}
 	}
-	z.want[c][p] = [2]int{cols, rows}
-	if z.active == nil {
-		z.active = c
+	z.want[p][c] = [2]int{cols, rows}
+	if _, ok := z.last[c]; !ok {
+		z.last[c] = time.Now()
 	}
-	if z.active != c {
-		return nil
-	}
-	return p.Resize(cols, rows)
+	return z.settle(p)
 }
 
-// touch marks c active now (its key, its attach, its resize); a client that
-// becomes active applies its sizes.
+// settle gives p the wish of the most recently active client showing its
+// topic (no such client: p keeps its size).
+func (z *sizes) settle(p *seat.Pane) error {
+	var best *client
+	for c := range z.want[p] {
+		if z.shown[c] != z.topic[p] {
+			continue
+		}
+		if best == nil || z.last[c].After(z.last[best]) {
+			best = c
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	sz := z.want[p][best]
+	if cur, ok := z.applied[p]; ok && cur == sz {
+		return nil
+	}
+	z.applied[p] = sz
+	return p.Resize(sz[0], sz[1])
+}
+
+// settleFor settles every pane c has a wish for.
+func (z *sizes) settleFor(c *client) {
+	for p, w := range z.want {
+		if _, ok := w[c]; ok {
+			_ = z.settle(p)
+		}
+	}
+}
+
+// touch marks c active now (its key, its attach, its resize).
 func (z *sizes) touch(c *client) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	z.last[c] = time.Now()
-	if z.active == c {
-		return
-	}
-	z.active = c
-	z.apply(c)
+	z.settleFor(c)
 }
 
-func (z *sizes) apply(c *client) {
-	for p, sz := range z.want[c] {
-		_ = p.Resize(sz[0], sz[1])
-	}
+// show records the topic on c's screen.
+func (z *sizes) show(c *client, topic string) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	z.shown[c] = topic
+	z.settleFor(c)
 }
 
-// drop forgets c; the most recently active other client takes over.
+// drop forgets c; the panes it sized go to the next client.
 func (z *sizes) drop(c *client) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
-	delete(z.want, c)
 	delete(z.last, c)
-	if z.active != c {
-		return
-	}
-	z.active = nil
-	var at time.Time
-	for o, t := range z.last {
-		if z.active == nil || t.After(at) {
-			z.active, at = o, t
+	delete(z.shown, c)
+	for p, w := range z.want {
+		if _, ok := w[c]; !ok {
+			continue
 		}
-	}
-	if z.active != nil {
-		z.apply(z.active)
+		delete(w, c)
+		if len(w) == 0 {
+			delete(z.want, p) // nobody shows it: forget the pane
+			delete(z.topic, p)
+			delete(z.applied, p)
+			continue
+		}
+		_ = z.settle(p)
 	}
 }

@@ -1486,7 +1486,7 @@ func (m *model) askQuit() tea.Cmd {
 			"Topics whose sessions can resume bring them back when opened again.")
 	}
 	if others > 0 {
-		lines = append(lines, fmt.Sprintf("Quitting also ends the %d other attached terminal(s).", others))
+		lines = append(lines, fmt.Sprintf("Quitting also ends the %d other attached client(s) (pullcept ls lists them).", others))
 	}
 	if m.server {
 		lines = append(lines, "Detaching leaves everything running; pullcept attaches again.",
