@@ -143,8 +143,11 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane}, accounts)
 	a.sock.SetHooks(a.seats)
 	ctx, a.cancel = context.WithCancel(ctx)
+	// Subscribed before Start returns: an event published by the first
+	// operation must reach the stream.
+	sub, seatEvents := a.engine.Subscribe(), a.seats.Subscribe()
 	a.wg.Add(2)
-	go func() { defer a.wg.Done(); a.follow(ctx) }()
+	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
 	go func() { defer a.wg.Done(); a.fanChanges(ctx) }()
 	return a, nil
 }
@@ -197,10 +200,8 @@ func LoadConfig(configFile string) (seat.Config, string) {
 // the seat manager who appeared in a roster, and turns seat events into
 // status-line notices. An engine subscription that lagged is renewed and
 // every subscriber is told to resynchronise.
-func (a *App) follow(ctx context.Context) {
-	sub := a.engine.Subscribe()
+func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-chan seat.Event) {
 	defer func() { sub.Close() }()
-	seatEvents := a.seats.Subscribe()
 	for {
 		select {
 		case <-ctx.Done():

@@ -54,9 +54,9 @@ func Listen(path string) (*net.UnixListener, error) {
 			return nil, fmt.Errorf("remove the stale socket %s: %w", path, err)
 		}
 	}
-	old := unix.Umask(0o177)
+	// No umask dance (it is process-wide): the folder is 0700, so nobody
+	// else can reach the socket before the chmod below.
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	unix.Umask(old)
 	if err != nil {
 		return nil, err
 	}

@@ -91,6 +91,30 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 			prefix = v
 		}
 	}
+	// The screen ends through Bubble Tea's own quit, never its kill path:
+	// a killed program does not wait for its input reader, which would
+	// still read the pipe closed below. The client's end (a closed
+	// terminal, the server stopping) asks the program to quit.
+	runCtx, cancelRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelRun()
+	started := make(chan struct{})
+	runDone := make(chan struct{})
+	defer close(runDone)
+	go func() {
+		select {
+		case <-runDone:
+			return
+		case <-ctx.Done():
+		}
+		select {
+		case <-started:
+			pmu.Lock()
+			p := prog
+			pmu.Unlock()
+			p.Quit()
+		case <-runDone:
+		}
+	}()
 	o := tui.Options{
 		App: s.a, Prefix: prefix, In: inR, Out: frameWriter{c.conn, attach.FrameOutput},
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true,
@@ -103,12 +127,17 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		},
 		Clients: func() int { return s.others(c) },
 		Program: func(argv []string) tea.ExecCommand { return &remoteExec{c: c, argv: argv, done: execDone, ctx: ctx} },
-		Started: func(p *tea.Program) { pmu.Lock(); prog = p; pmu.Unlock() },
+		Started: func(p *tea.Program) {
+			pmu.Lock()
+			prog = p
+			pmu.Unlock()
+			close(started)
+		},
 	}
 	if len(s.a.Accounts()) > 0 {
 		o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes}
 	}
-	err = tui.Run(ctx, o)
+	err = tui.Run(runCtx, o)
 	pmu.Lock()
 	wasGone := gone
 	pmu.Unlock()

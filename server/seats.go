@@ -33,15 +33,17 @@ func (t clientSeats) Accounts() []tui.Account {
 
 func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 	var out []tui.SeatInfo
+	var panes []*seat.Pane
 	for _, s := range t.a.Seats(topic) {
 		info := tui.SeatInfo{Account: s.Account, Name: s.Name, Kind: s.Kind, State: s.State,
 			Activity: s.Activity.State, Wait: s.Activity.Wait, Held: s.Held, Hold: s.Hold, Exit: s.Exit}
 		if s.Pane != nil {
-			t.z.note(s.Pane, topic)
+			panes = append(panes, s.Pane)
 			info.Pane = clientPane{s.Pane, t.z, t.c}
 		}
 		out = append(out, info)
 	}
+	t.z.note(topic, panes)
 	return out
 }
 
@@ -96,11 +98,23 @@ func newSizes() *sizes {
 		want: map[*seat.Pane]map[*client][2]int{}, applied: map[*seat.Pane][2]int{}}
 }
 
-// note records a pane's topic.
-func (z *sizes) note(p *seat.Pane, topic string) {
+// note records the panes a topic has now; a pane the topic no longer has
+// (its seat restarted or closed) is forgotten, emulator and all.
+func (z *sizes) note(topic string, panes []*seat.Pane) {
 	z.mu.Lock()
-	z.topic[p] = topic
-	z.mu.Unlock()
+	defer z.mu.Unlock()
+	now := make(map[*seat.Pane]bool, len(panes))
+	for _, p := range panes {
+		now[p] = true
+		z.topic[p] = topic
+	}
+	for p, t := range z.topic {
+		if t == topic && !now[p] {
+			delete(z.topic, p)
+			delete(z.want, p)
+			delete(z.applied, p)
+		}
+	}
 }
 
 // resize records c's wish for p and settles p.

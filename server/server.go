@@ -96,12 +96,14 @@ func Listen(o Options) (*Server, error) {
 // Serve accepts clients until ctx ends, a client quits or kills the server,
 // or (ExitWhenIdle) nothing is left to serve. Then every client is told
 // why, the app is closed (Options.Close) and Serve returns the reason.
-func (s *Server) Serve(ctx context.Context) string {
-	ctx, cancel := context.WithCancel(ctx)
+func (s *Server) Serve(outer context.Context) string {
+	// The clients' contexts end only in the stop sequence below, after the
+	// reason is set: a client never sees its end before the reason.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(outer))
 	defer cancel()
 	go func() {
 		select {
-		case <-ctx.Done():
+		case <-outer.Done():
 			s.stop("the server was stopped (signal)")
 		case <-s.stopCh:
 		}

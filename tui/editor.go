@@ -47,6 +47,7 @@ func (m *model) editInput() tea.Cmd {
 		return nil
 	}
 	path := f.Name()
+	m.draftFile = path
 	return m.onTerminal([]string{"sh", "-c", editorScript, "sh", path}, func(err error) tea.Msg {
 		return editedMsg{path: path, err: err}
 	})
@@ -56,6 +57,9 @@ func (m *model) editInput() tea.Cmd {
 // leaves the input as it was).
 func (m *model) edited(msg editedMsg) {
 	defer os.Remove(msg.path)
+	if m.draftFile == msg.path {
+		m.draftFile = ""
+	}
 	if msg.err != nil {
 		m.status = fmt.Sprintf("the editor failed (%v): the input is as it was", msg.err)
 		return

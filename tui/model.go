@@ -132,7 +132,10 @@ type model struct {
 	// server: this screen is one attached terminal of the pullcept server
 	// (Options.Server); detached: the person detached (Run's result).
 	server, detached bool
-	startTopic       string
+	// draftFile is the draft file of a ctrl+g edit under way (removed when
+	// the screen ends before the editor does).
+	draftFile  string
+	startTopic string
 	onShow           func(string)
 	clients          func() int
 	program          func([]string) tea.ExecCommand

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
@@ -245,6 +246,9 @@ func Run(ctx context.Context, o Options) error {
 	cancel()
 	unsubscribe()
 	wg.Wait()
+	if m.draftFile != "" {
+		os.Remove(m.draftFile)
+	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
