@@ -114,7 +114,10 @@ type Conn struct {
 	rw  io.ReadWriter
 	r   *bufio.Reader
 	wmu sync.Mutex
-	hdr [5]byte
+	// wbuf holds a small frame whole, under wmu (a buffer on the stack
+	// would escape to the heap through the io.Writer: 4.8 KB a frame).
+	wbuf [5 + 4096]byte
+	rhdr [5]byte // the reader's header (one reader)
 }
 
 // NewConn frames rw.
@@ -129,17 +132,15 @@ func (c *Conn) Write(typ byte, payload []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	c.hdr[0] = typ
-	binary.BigEndian.PutUint32(c.hdr[1:], uint32(len(payload)))
+	c.wbuf[0] = typ
+	binary.BigEndian.PutUint32(c.wbuf[1:5], uint32(len(payload)))
 	// One write for small frames: a key's echo is one packet.
-	if len(payload) <= 4096 {
-		var buf [5 + 4096]byte
-		copy(buf[:], c.hdr[:])
-		n := copy(buf[5:], payload)
-		_, err := c.rw.Write(buf[:5+n])
+	if len(payload) <= len(c.wbuf)-5 {
+		n := copy(c.wbuf[5:], payload)
+		_, err := c.rw.Write(c.wbuf[:5+n])
 		return err
 	}
-	if _, err := c.rw.Write(c.hdr[:]); err != nil {
+	if _, err := c.rw.Write(c.wbuf[:5]); err != nil {
 		return err
 	}
 	_, err := c.rw.Write(payload)
@@ -157,8 +158,8 @@ func (c *Conn) WriteJSON(typ byte, v any) error {
 
 // Read returns the next frame. The payload is valid until the next Read.
 func (c *Conn) Read() (byte, []byte, error) {
-	var hdr [5]byte
-	if _, err := io.ReadFull(c.r, hdr[:]); err != nil {
+	hdr := c.rhdr[:]
+	if _, err := io.ReadFull(c.r, hdr); err != nil {
 		return 0, nil, err
 	}
 	n := binary.BigEndian.Uint32(hdr[1:])

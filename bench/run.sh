@@ -7,7 +7,9 @@
 #   bench/run.sh pane memory     several
 #
 # Builds pullcept and the driver into bench/.out (ignored by git); the 50 MB
-# test file and the throwaway PULLCEPT_HOMEs live there too.
+# test file and the throwaway PULLCEPT_HOMEs live there too. A TUI run's
+# `pullcept` starts that home's server in the background; the driver ends it
+# (`pullcept kill-server`, same PULLCEPT_HOME) after every run, and on Ctrl-C.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/.." && pwd)"

@@ -21,8 +21,14 @@ const echoKeys = "QXZJVKWY"
 // benchEcho: the time from a key written to the outer terminal to its echo
 // (by the pane's line discipline; cat is reading) appearing in what the
 // program writes back to that terminal. Pullcept's UI in a 160x40 terminal
-// with a seat running cat, started and focused by keys; vs a tmux client
-// attached in the same kind of terminal to a session whose pane runs cat.
+// with a seat running cat, started and focused by keys: the key goes from
+// the thin client over the attach socket to the server, into the seat's
+// PTY, and its echo, drawn by the server's screen, back over the socket to
+// the client, which writes it to the terminal; vs a tmux client attached in
+// the same kind of terminal to a session whose pane runs cat (tmux 3.3a's
+// client hands its terminal to the tmux server, which reads the key and
+// writes the echo itself: no relay hop). The pullcept server is ended
+// (kill-server) before tmux is measured.
 // One key at a time, each after the screen went quiet and a random pause of
 // 0–50 ms; ^U clears the line every 40 keys.
 func benchEcho() error {
@@ -40,7 +46,7 @@ func benchEcho() error {
 	if err := t.focusFirstPane(); err != nil {
 		return err
 	}
-	pc, err := echoLatencies(t)
+	pc, err := echoLatencies(t.term)
 	if err != nil {
 		return fmt.Errorf("pullcept: %w", err)
 	}
@@ -50,8 +56,8 @@ func benchEcho() error {
 	if err := t.Keys("\x02i"); err != nil {
 		return err
 	}
-	in, err := echoLatencies(t)
-	t.Close()
+	in, err := echoLatencies(t.term)
+	t.Close() // kill-server: the server and its seat end before tmux is measured
 	if err != nil {
 		return fmt.Errorf("pullcept input line: %w", err)
 	}
@@ -78,11 +84,12 @@ func benchEcho() error {
 	}
 	p50, p99 := percentile(pc, 50), percentile(pc, 99)
 	r50, r99 := percentile(ref, 50), percentile(ref, 99)
-	fmt.Printf("  pullcept TUI: min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(pc[0]), fmtDur(p50), fmtDur(percentile(pc, 90)), fmtDur(p99), fmtDur(pc[len(pc)-1]))
-	fmt.Printf("  pullcept TUI, keys into its own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
-	fmt.Printf("  tmux client:  min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(ref[0]), fmtDur(r50), fmtDur(percentile(ref, 90)), fmtDur(r99), fmtDur(ref[len(ref)-1]))
-	record("echo", fmt.Sprintf("key → echo drawn, p50 (%d keys)", len(pc)), fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
-	record("echo", "key → echo drawn, p99", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
+	fmt.Printf("  pullcept client+server: min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(pc[0]), fmtDur(p50), fmtDur(percentile(pc, 90)), fmtDur(p99), fmtDur(pc[len(pc)-1]))
+	fmt.Printf("  pullcept client+server, keys into the UI's own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
+	fmt.Printf("  tmux client+server:     min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(ref[0]), fmtDur(r50), fmtDur(percentile(ref, 90)), fmtDur(r99), fmtDur(ref[len(ref)-1]))
+	fmt.Printf("  ratio pullcept ÷ tmux: p50 %s, p99 %s\n", ratio(p50.Seconds(), r50.Seconds()), ratio(p99.Seconds(), r99.Seconds()))
+	record("echo", fmt.Sprintf("key → echo drawn, client+server, p50 (%d keys)", len(pc)), fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
+	record("echo", "key → echo drawn, client+server, p99", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
 	i50 := percentile(in, 50)
 	record("echo", "key → drawn in pullcept's input line, p50", fmtDur(i50), fmtDur(r50)+" (pane echo)", ratio(i50.Seconds(), r50.Seconds()))
 	return nil

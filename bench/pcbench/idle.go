@@ -9,22 +9,27 @@ import (
 // idleWindow is how long idle CPU is measured.
 const idleWindow = 30 * time.Second
 
-// idleSide is one measured program: its processes and, for the TUI
-// paths, its outer terminal.
+// idleSide is one measured program: its processes (named, for the TUI
+// paths: server and client) and, for the TUI paths, its outer terminal.
 type idleSide struct {
 	name  string
 	pids  []int
+	names []string // one per pid when there are several
 	term  *term
 	cpu   time.Duration
 	wakes int64 // times its threads were put on a CPU
 	out   int64 // bytes written to the terminal in the window
+	// each pid's own share, in the order of pids
+	cpus      []time.Duration
+	wakesEach []int64
 }
 
 // benchIdle: 4 seats (cli accounts running sh, prompt shown) and nothing
 // happening. Window 1: `pullcept serve` vs a tmux server with 4 panes and no
 // client. Window 2 (TUI path): pullcept's UI in a 160x40 terminal with the
 // 4 seats started by keys vs a tmux client attached in the same kind of
-// terminal (server + client counted). The two sides of a window are
+// terminal; pullcept's client plus the server it started, the tmux server
+// plus its client, each shown alone and summed. The two sides of a window are
 // measured over the same 30 s: idle processes do not disturb each other.
 func benchIdle() error {
 	const shell = "env 'PS1=idle> ' sh" // the same prompt for root and others
@@ -132,18 +137,25 @@ func benchIdle() error {
 	}); err != nil {
 		return err
 	}
-	for _, x := range []*term{t, tc} {
+	for _, x := range []*term{t.term, tc} {
 		if err := x.WaitQuiet(time.Now(), 300*time.Millisecond, 10*time.Second); err != nil {
 			return err
 		}
 		x.emulate.Store(false)
 	}
-	sides = []*idleSide{{name: "TUI", pids: []int{t.Pid()}, term: t}, {name: "tmux server+client", pids: []int{tpid, tc.Pid()}, term: tc}}
+	sides = []*idleSide{
+		{name: "pullcept server+client", pids: []int{t.Server, t.Pid()}, names: []string{"server", "client"}, term: t.term},
+		{name: "tmux server+client", pids: []int{tpid, tc.Pid()}, names: []string{"server", "client"}, term: tc},
+	}
 	if err := measureIdle(sides); err != nil {
 		return err
 	}
-	record("idle", "CPU in 30 s, 4 idle seats: TUI vs tmux+client", idleCPU(sides[0]), idleCPU(sides[1]),
+	record("idle", "CPU in 30 s, 4 idle seats: TUI (server+client) vs tmux server+client", idleCPU(sides[0]), idleCPU(sides[1]),
 		ratio(sides[0].cpu.Seconds(), sides[1].cpu.Seconds()))
+	for i, n := range sides[0].names {
+		record("idle", "  of which the "+n, idleShare(sides[0], i), idleShare(sides[1], i),
+			ratio(sides[0].cpus[i].Seconds(), sides[1].cpus[i].Seconds()))
+	}
 	record("idle", "bytes to the terminal in 30 s (TUI path)", fmt.Sprint(sides[0].out), fmt.Sprint(sides[1].out),
 		ratio(float64(sides[0].out), float64(sides[1].out)))
 	return nil
@@ -151,6 +163,11 @@ func benchIdle() error {
 
 func idleCPU(s *idleSide) string {
 	return fmt.Sprintf("%s (%.3f%%), %.0f wake-ups/s", fmtDur(s.cpu), 100*s.cpu.Seconds()/idleWindow.Seconds(), float64(s.wakes)/idleWindow.Seconds())
+}
+
+// idleShare is the i-th process's own part of idleCPU.
+func idleShare(s *idleSide, i int) string {
+	return fmt.Sprintf("%s, %.1f wake-ups/s", fmtDur(s.cpus[i]), float64(s.wakesEach[i])/idleWindow.Seconds())
 }
 
 // measureIdle measures every side's CPU (and terminal output) over the
@@ -163,6 +180,8 @@ func measureIdle(sides []*idleSide) error {
 		wakes  int64
 		ticks  time.Duration
 		output int64
+		runs   []time.Duration // each pid's
+		wakesN []int64
 	}
 	take := func(s *idleSide) (snap, error) {
 		var n snap
@@ -176,6 +195,7 @@ func measureIdle(sides []*idleSide) error {
 				return n, fmt.Errorf("%s: %w", s.name, err)
 			}
 			n.run, n.wakes, n.ticks = n.run+r, n.wakes+w, n.ticks+t
+			n.runs, n.wakesN = append(n.runs, r), append(n.wakesN, w)
 		}
 		if s.term != nil {
 			n.output = s.term.Bytes.Load()
@@ -200,8 +220,22 @@ func measureIdle(sides []*idleSide) error {
 		s.cpu = n.run - before[i].run
 		s.wakes = n.wakes - before[i].wakes
 		s.out = n.output - before[i].output
-		fmt.Printf("  %-20s CPU %s in %s (stat ticks: %s), %.1f wake-ups/s, %d bytes to the terminal\n",
+		s.cpus, s.wakesEach = nil, nil
+		for j := range s.pids {
+			s.cpus = append(s.cpus, n.runs[j]-before[i].runs[j])
+			s.wakesEach = append(s.wakesEach, n.wakesN[j]-before[i].wakesN[j])
+		}
+		fmt.Printf("  %-24s CPU %s in %s (stat ticks: %s), %.1f wake-ups/s, %d bytes to the terminal\n",
 			s.name, fmtDur(s.cpu), idleWindow, fmtDur(n.ticks-before[i].ticks), float64(s.wakes)/idleWindow.Seconds(), s.out)
+		if len(s.pids) > 1 {
+			for j, pid := range s.pids {
+				name := fmt.Sprint(pid)
+				if j < len(s.names) {
+					name = s.names[j] + " (pid " + name + ")"
+				}
+				fmt.Printf("    %-22s CPU %s, %.1f wake-ups/s\n", name, fmtDur(s.cpus[j]), float64(s.wakesEach[j])/idleWindow.Seconds())
+			}
+		}
 	}
 	return nil
 }

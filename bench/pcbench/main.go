@@ -78,7 +78,7 @@ type benchmark struct {
 var benchmarks = []benchmark{
 	{"pane", "pane throughput: cat of a 50 MB ANSI + Japanese file until the pane shows the end", benchPane},
 	{"idle", "idle CPU over 30 s with 4 idle seats", benchIdle},
-	{"echo", "key echo through the TUI, p50/p99", benchEcho},
+	{"echo", "key echo through the TUI (client + server), p50/p99", benchEcho},
 	{"room", "say_to_room round trip and posts/s with 8 sidecars", benchRoom},
 	{"topic", "last 50 posts of a 1,000,000-post topic", benchTopic},
 	{"memory", "resident size with 8 seats of 10,000 scrollback lines", benchMemory},

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -10,8 +12,33 @@ import (
 // paneRun is one side's figures for one cat of the file.
 type paneRun struct {
 	wall, cpu time.Duration
-	hwmKB     int64 // peak resident size of the measured process
+	hwmKB     int64 // peak resident size of the measured process (the sum, TUI paths)
 	termBytes int64 // bytes written to the outer terminal (TUI paths)
+	// TUI paths: the server's and the client's shares of cpu and hwmKB
+	// (pullcept's server and `pullcept`, the tmux server and client).
+	srvCPU, cliCPU time.Duration
+	srvHWM, cliHWM int64
+}
+
+// split is "sum (server A + client B)" for a TUI path's two processes.
+func split(sum, srv, cli string) string {
+	return fmt.Sprintf("%s (server %s + client %s)", sum, srv, cli)
+}
+
+// cpuString and hwmString are a run's CPU and peak RSS, with the two
+// processes' shares on a TUI path.
+func (r paneRun) cpuString() string {
+	if r.cliCPU == 0 && r.srvCPU == 0 {
+		return fmtDur(r.cpu)
+	}
+	return split(fmtDur(r.cpu), fmtDur(r.srvCPU), fmtDur(r.cliCPU))
+}
+
+func (r paneRun) hwmString() string {
+	if r.cliHWM == 0 && r.srvHWM == 0 {
+		return fmtMiB(r.hwmKB)
+	}
+	return split(fmtMiB(r.hwmKB), fmtMiB(r.srvHWM), fmtMiB(r.cliHWM))
 }
 
 // benchPane: cat the 50 MB file in a pane until the pane shows the marker
@@ -20,8 +47,10 @@ type paneRun struct {
 // through one control-mode client; CPU of pullcept itself vs the tmux
 // server. TUI path: pullcept's UI in a 160x40 terminal this program holds,
 // the seat started and zoomed by keys and waiting on `read`, Enter starting
-// the cat; vs a tmux client attached in the same kind of terminal; CPU of
-// pullcept vs the tmux server plus client.
+// the cat; vs a tmux client attached in the same kind of terminal; CPU and
+// peak RSS of pullcept's client plus its server (the thin client relays the
+// screen the server draws) vs the tmux client plus its server, each shown
+// alone and summed.
 func benchPane() error {
 	file, err := mixedFile()
 	if err != nil {
@@ -65,11 +94,13 @@ func benchPane() error {
 		if err != nil {
 			return fmt.Errorf("tmux client run %d: %w", i+1, err)
 		}
-		fmt.Printf("  run %d: pullcept TUI wall %s cpu %s (%.1f MB to the terminal) | tmux server+client wall %s cpu %s (%.1f MB to the terminal)\n",
-			i+1, fmtDur(p.wall), fmtDur(p.cpu), float64(p.termBytes)/1e6, fmtDur(t.wall), fmtDur(t.cpu), float64(t.termBytes)/1e6)
+		fmt.Printf("  run %d: pullcept client+server wall %s cpu %s, peak RSS %s, %.1f MB to the terminal\n",
+			i+1, fmtDur(p.wall), p.cpuString(), p.hwmString(), float64(p.termBytes)/1e6)
+		fmt.Printf("         tmux server+client    wall %s cpu %s, peak RSS %s, %.1f MB to the terminal\n",
+			fmtDur(t.wall), t.cpuString(), t.hwmString(), float64(t.termBytes)/1e6)
 		pc, tm = append(pc, p), append(tm, t)
 	}
-	reportPane("TUI path, 160x40", mb, pc, tm)
+	reportPane("TUI path (client+server), 160x40", mb, pc, tm)
 	return nil
 }
 
@@ -82,18 +113,61 @@ func reportPane(path string, mb float64, pc, tm []paneRun) {
 		return median(ds)
 	}
 	wall := func(r paneRun) time.Duration { return r.wall }
-	cpu := func(r paneRun) time.Duration { return r.cpu }
 	pw, tw := med(pc, wall), med(tm, wall)
-	pcpu, tcpu := med(pc, cpu), med(tm, cpu)
+	// CPU: the median run by the sum, shown with its two shares.
+	medRun := func(rs []paneRun) paneRun {
+		s := slices.Clone(rs)
+		slices.SortFunc(s, func(a, b paneRun) int { return cmp.Compare(a.cpu, b.cpu) })
+		return s[(len(s)-1)/2]
+	}
+	pcpu, tcpu := medRun(pc), medRun(tm)
 	record("pane", fmt.Sprintf("wall, %s (median of %d)", path, len(pc)),
 		fmt.Sprintf("%s (%.1f MB/s)", fmtDur(pw), mb/pw.Seconds()), fmt.Sprintf("%s (%.1f MB/s)", fmtDur(tw), mb/tw.Seconds()),
 		ratio(pw.Seconds(), tw.Seconds()))
-	record("pane", fmt.Sprintf("CPU, %s", path), fmtDur(pcpu), fmtDur(tcpu), ratio(pcpu.Seconds(), tcpu.Seconds()))
-	var ph, th int64
+	record("pane", fmt.Sprintf("CPU, %s", path), pcpu.cpuString(), tcpu.cpuString(), ratio(pcpu.cpu.Seconds(), tcpu.cpu.Seconds()))
+	// Peak RSS: the largest run by the sum.
+	ph, th := pc[0], tm[0]
 	for i := range pc {
-		ph, th = max(ph, pc[i].hwmKB), max(th, tm[i].hwmKB)
+		if pc[i].hwmKB > ph.hwmKB {
+			ph = pc[i]
+		}
+		if tm[i].hwmKB > th.hwmKB {
+			th = tm[i]
+		}
 	}
-	record("pane", fmt.Sprintf("peak RSS, %s (1 pane, full scrollback)", path), fmtMiB(ph), fmtMiB(th), ratio(float64(ph), float64(th)))
+	record("pane", fmt.Sprintf("peak RSS, %s (1 pane, full scrollback)", path), ph.hwmString(), th.hwmString(), ratio(float64(ph.hwmKB), float64(th.hwmKB)))
+}
+
+// tuiFigures fills r's CPU (since cpu0) and peak RSS from the server and
+// client processes of a TUI path.
+func tuiFigures(r *paneRun, srv, cli int, cpu0 [2]time.Duration) error {
+	s, err := procCPU(srv)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	c, err := procCPU(cli)
+	if err != nil {
+		return fmt.Errorf("client: %w", err)
+	}
+	r.srvCPU, r.cliCPU = s-cpu0[0], c-cpu0[1]
+	r.cpu = r.srvCPU + r.cliCPU
+	r.srvHWM, _ = procKB(srv, "VmHWM")
+	r.cliHWM, _ = procKB(cli, "VmHWM")
+	r.hwmKB = r.srvHWM + r.cliHWM
+	return nil
+}
+
+// cpuOf is the CPU of server and client now.
+func cpuOf(srv, cli int) ([2]time.Duration, error) {
+	s, err := procCPU(srv)
+	if err != nil {
+		return [2]time.Duration{}, fmt.Errorf("server: %w", err)
+	}
+	c, err := procCPU(cli)
+	if err != nil {
+		return [2]time.Duration{}, fmt.Errorf("client: %w", err)
+	}
+	return [2]time.Duration{s, c}, nil
 }
 
 func paneServe(command string) (paneRun, error) {
@@ -183,7 +257,7 @@ func paneTUI(command string) (paneRun, error) {
 	if err != nil {
 		return paneRun{}, err
 	}
-	defer t.Close()
+	defer t.Close() // kill-server: the server and its seat end with the run
 	if err := t.startSeatsByKeys(1); err != nil {
 		return paneRun{}, err
 	}
@@ -195,7 +269,7 @@ func paneTUI(command string) (paneRun, error) {
 	}
 	t.emulate.Store(false)
 	pos, bytes0 := t.Pos(), t.Bytes.Load()
-	cpu0, err := procCPU(t.Pid())
+	cpu0, err := cpuOf(t.Server, t.Pid())
 	if err != nil {
 		return paneRun{}, err
 	}
@@ -207,12 +281,9 @@ func paneTUI(command string) (paneRun, error) {
 		return paneRun{}, err
 	}
 	r := paneRun{wall: time.Since(t0), termBytes: t.Bytes.Load() - bytes0}
-	cpu1, err := procCPU(t.Pid())
-	if err != nil {
+	if err := tuiFigures(&r, t.Server, t.Pid(), cpu0); err != nil {
 		return paneRun{}, err
 	}
-	r.cpu = cpu1 - cpu0
-	r.hwmKB, _ = procKB(t.Pid(), "VmHWM")
 	return r, nil
 }
 
@@ -244,7 +315,7 @@ func paneTmuxClient(command string) (paneRun, error) {
 	}
 	t.emulate.Store(false)
 	pos, bytes0 := t.Pos(), t.Bytes.Load()
-	cpu0, err := sumCPU(pid, t.Pid())
+	cpu0, err := cpuOf(pid, t.Pid())
 	if err != nil {
 		return paneRun{}, err
 	}
@@ -256,11 +327,8 @@ func paneTmuxClient(command string) (paneRun, error) {
 		return paneRun{}, err
 	}
 	r := paneRun{wall: time.Since(t0), termBytes: t.Bytes.Load() - bytes0}
-	cpu1, err := sumCPU(pid, t.Pid())
-	if err != nil {
+	if err := tuiFigures(&r, pid, t.Pid(), cpu0); err != nil {
 		return paneRun{}, err
 	}
-	r.cpu = cpu1 - cpu0
-	r.hwmKB, _ = procKB(pid, "VmHWM")
 	return r, nil
 }

@@ -39,19 +39,6 @@ func procCPU(pid int) (time.Duration, error) {
 	return time.Duration(ut+st) * clockTick, nil
 }
 
-// sumCPU is procCPU summed over pids.
-func sumCPU(pids ...int) (time.Duration, error) {
-	var t time.Duration
-	for _, p := range pids {
-		c, err := procCPU(p)
-		if err != nil {
-			return 0, err
-		}
-		t += c
-	}
-	return t, nil
-}
-
 // procKB is a "Vm…:  N kB" field of /proc/<pid>/status (VmRSS, VmHWM).
 func procKB(pid int, field string) (int64, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -266,20 +268,158 @@ func (s *stripper) feed(dst, src []byte) []byte {
 	return dst
 }
 
+// pcTUI is pullcept's terminal UI under test: `pullcept`, a thin client,
+// in a terminal this program holds (term), and the home's server the
+// client started in the background (setsid, so not a child of the client's
+// terminal), which holds the app, the seats' PTYs and the screen. Server
+// is the server's pid, read from the home's lock file once the screen is
+// up. Close ends the server and its seats with `pullcept kill-server`.
+type pcTUI struct {
+	*term
+	home   string
+	Server int
+
+	closeOnce sync.Once
+}
+
 // pullceptTUI starts `pullcept` (the terminal UI) in a terminal of cols x
-// rows with PULLCEPT_HOME=home and waits for its input line.
-func pullceptTUI(home string, cols, rows int) (*term, error) {
+// rows with PULLCEPT_HOME=home, waits for its input line and finds its
+// server.
+func pullceptTUI(home string, cols, rows int) (*pcTUI, error) {
 	env := append(os.Environ(), "PULLCEPT_HOME="+home, "TERM=xterm-256color", "COLORTERM=truecolor")
 	t, err := startTerm(cols, rows, env, opts.bin)
 	if err != nil {
 		return nil, err
 	}
+	p := &pcTUI{term: t, home: home}
+	atCleanup(p.Close) // after startTerm's: runs before it, and before the home goes
 	if err := t.WaitScreen("the TUI's input line", 15*time.Second, func(s string) bool {
 		return strings.Contains(s, "say something")
 	}); err != nil {
 		return nil, err
 	}
-	return t, nil
+	pid, err := serverPID(home)
+	if err != nil {
+		return nil, err
+	}
+	if pid == t.Pid() {
+		return nil, fmt.Errorf("the home's lock names the client itself (pid %d), not a server", pid)
+	}
+	p.Server = pid
+	return p, nil
+}
+
+// Close ends the home's server and every seat with `pullcept kill-server`
+// (the person's way; it returns once the seats' stop sequence ran), then
+// the client (told by the server, else by Close), and makes sure nothing
+// of the home is left: the server's pid and any process carrying the home
+// in its environment (the seats) are killed if still there.
+func (p *pcTUI) Close() {
+	p.closeOnce.Do(func() {
+		pid := p.Server
+		if pid == 0 {
+			pid, _ = serverPID(p.home) // the screen never came up
+		}
+		kill := exec.Command(opts.bin, "kill-server")
+		kill.Env = append(os.Environ(), "PULLCEPT_HOME="+p.home)
+		done := make(chan []byte, 1)
+		var out []byte
+		var err error
+		go func() { b, e := kill.CombinedOutput(); err = e; done <- b }()
+		select {
+		case out = <-done:
+		case <-time.After(30 * time.Second):
+			_ = kill.Process.Kill()
+			out = <-done
+			err = errors.New("no answer after 30 s")
+		}
+		if err != nil && pid > 0 {
+			fmt.Fprintf(os.Stderr, "pcbench: pullcept kill-server (home %s): %v: %s\n", p.home, err, bytes.TrimSpace(out))
+		}
+		if pid > 0 && !waitGone(pid, 15*time.Second) {
+			fmt.Fprintf(os.Stderr, "pcbench: the pullcept server (pid %d) outlived kill-server by 15 s; killing it\n", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			waitGone(pid, 5*time.Second)
+		}
+		p.term.Close()
+		for _, q := range homeProcs(p.home) {
+			fmt.Fprintf(os.Stderr, "pcbench: pid %d (%s) of home %s outlived its server; killing it\n", q, procName(q), p.home)
+			_ = syscall.Kill(q, syscall.SIGKILL)
+		}
+	})
+}
+
+// serverPID is the pid in the home's lock file (state/pullcept.lock, one
+// line), checked to be a living `pullcept server`.
+func serverPID(home string) (int, error) {
+	path := filepath.Join(home, "state", "pullcept.lock")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, fmt.Errorf("the server's pid: %w", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0, fmt.Errorf("the server's pid: %s holds %q", path, b)
+	}
+	argv, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return 0, fmt.Errorf("the server's pid %d (from %s): %w", pid, path, err)
+	}
+	if args := strings.Split(strings.TrimRight(string(argv), "\x00"), "\x00"); len(args) < 2 || args[1] != "server" {
+		return 0, fmt.Errorf("pid %d in %s is %q, not `pullcept server`", pid, path, args)
+	}
+	return pid, nil
+}
+
+// waitGone waits until pid has ended (a zombie counts: a server whose
+// parent, the client, ended first is reaped by whoever adopted it).
+func waitGone(pid int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return true
+		}
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'Z' {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// homeProcs lists the living processes (not zombies, not this one) whose
+// environment names home: PULLCEPT_HOME=home for client and server,
+// PULLCEPT_SEAT_HOME=home/run for the seats and what they started.
+func homeProcs(home string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			_, v, ok := bytes.Cut(kv, []byte("="))
+			if ok && (string(v) == home || bytes.HasPrefix(v, []byte(home+"/"))) && !waitGone(pid, 0) {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// procName is a process's command name.
+func procName(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
+	return strings.TrimSpace(string(b))
 }
 
 // Keys types keys and waits until the screen has settled.

@@ -126,7 +126,30 @@ func (t *tmuxServer) Control(session string) (*tmuxCtl, error) {
 	atCleanup(c.Close)
 	// Blocks (the attach's own, notifications) may come first: skip up to
 	// the answer to a marker command, then it is one block per command.
-	if _, err := fmt.Fprintf(in, "refresh-client -f no-output\ndisplay-message -p pcbench-sync\n"); err != nil {
+	// A command that reaches the server before the attach is done fails
+	// with "no current client" (tmux 3.3a, about one start in three): then
+	// it is sent again.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := fmt.Fprintf(in, "refresh-client -f no-output\n"); err != nil {
+			return nil, err
+		}
+		var err error
+		for own := false; !own; { // the attach's own block is not the answer
+			_, own, err = c.readBlock()
+			if err != nil && !own {
+				return nil, fmt.Errorf("tmux control client: %w", err)
+			}
+		}
+		if err == nil {
+			break
+		}
+		if !strings.Contains(err.Error(), "no current client") || time.Now().After(deadline) {
+			return nil, fmt.Errorf("tmux control client: %w", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := fmt.Fprintf(in, "display-message -p pcbench-sync\n"); err != nil {
 		return nil, err
 	}
 	for {
@@ -143,11 +166,18 @@ func (t *tmuxServer) Control(session string) (*tmuxCtl, error) {
 // block reads up to the next %begin … %end/%error block and returns its
 // lines.
 func (c *tmuxCtl) block() ([]string, error) {
+	lines, _, err := c.readBlock()
+	return lines, err
+}
+
+// readBlock is block, also saying whether the block answers a command
+// this client sent (flags 1) rather than one tmux ran for it (the attach).
+func (c *tmuxCtl) readBlock() (lines []string, own bool, err error) {
 	num := ""
 	for {
 		l, err := c.r.ReadString('\n')
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		l = strings.TrimRight(l, "\r\n")
 		if strings.HasPrefix(l, "%begin ") {
@@ -155,23 +185,23 @@ func (c *tmuxCtl) block() ([]string, error) {
 			if len(f) >= 3 {
 				num = f[2]
 			}
+			own = len(f) >= 4 && f[3] == "1"
 			break
 		}
 	}
-	var lines []string
 	for {
 		l, err := c.r.ReadString('\n')
 		if err != nil {
-			return nil, err
+			return nil, own, err
 		}
 		l = strings.TrimRight(l, "\r\n")
 		if strings.HasPrefix(l, "%end ") || strings.HasPrefix(l, "%error ") {
 			f := strings.Fields(l)
 			if len(f) >= 3 && f[2] == num {
 				if strings.HasPrefix(l, "%error ") {
-					return lines, errors.New(strings.Join(lines, "; "))
+					return lines, own, errors.New(strings.Join(lines, "; "))
 				}
-				return lines, nil
+				return lines, own, nil
 			}
 		}
 		lines = append(lines, l)
