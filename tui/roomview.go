@@ -41,6 +41,14 @@ type roomState struct {
 	cache   []roomLine
 	cacheW  int
 	cacheOK bool
+	// cacheDay is the day the cache was drawn on (times show HH:MM today);
+	// appended says posts were only added at the end since: the cache is
+	// redrawn from the last group on (cacheFrom, its first post; cacheAt,
+	// its first line), not from the first post — a burst of n posts then
+	// costs n, not n² (issue "Sessions outlive the terminal", the lag case).
+	cacheDay           string
+	appended           bool
+	cacheFrom, cacheAt int
 }
 
 // roomLine is one drawn line; fold is the fold's key on a fold header.
@@ -66,7 +74,7 @@ func (r *roomState) addLive(p wire.Post, role string) bool {
 	r.seen[p.MessageID] = true
 	r.posts = append(r.posts, p)
 	r.watermark = p.MessageID
-	r.invalidate()
+	r.appended = true
 	return true
 }
 
@@ -129,11 +137,18 @@ func (r *roomState) foldKey(p wire.Post, c roomCtx) string {
 
 // lines draws every post at width w (cached).
 func (r *roomState) lines(w int, c roomCtx) []roomLine {
-	if r.cacheOK && r.cacheW == w {
+	day := dayKey(c)
+	valid := r.cacheOK && r.cacheW == w && r.cacheDay == day
+	if valid && !r.appended {
 		return r.cache
 	}
 	var out []roomLine
-	for i := 0; i < len(r.posts); {
+	start := 0
+	if valid && r.cacheFrom <= len(r.posts) && r.cacheAt <= len(r.cache) {
+		out, start = r.cache[:r.cacheAt], r.cacheFrom
+	}
+	for i := start; i < len(r.posts); {
+		r.cacheFrom, r.cacheAt = i, len(out)
 		p := r.posts[i]
 		key := r.foldKey(p, c)
 		if key == "" {
@@ -167,8 +182,17 @@ func (r *roomState) lines(w int, c roomCtx) []roomLine {
 		}
 		i = j
 	}
-	r.cache, r.cacheW, r.cacheOK = out, w, true
+	r.cache, r.cacheW, r.cacheOK, r.cacheDay, r.appended = out, w, true, day, false
 	return out
+}
+
+// dayKey is the day the room is drawn on, in its zone.
+func dayKey(c roomCtx) string {
+	loc := c.loc
+	if loc == nil {
+		loc = time.Local
+	}
+	return c.now.In(loc).Format("2006-01-02")
 }
 
 // postTime is the post's local time: HH:MM today, MM/DD HH:MM before.
