@@ -136,9 +136,9 @@ type model struct {
 	// the screen ends before the editor does).
 	draftFile  string
 	startTopic string
-	onShow           func(string)
-	clients          func() int
-	program          func([]string) tea.ExecCommand
+	onShow     func(string)
+	clients    func() int
+	program    func([]string) tea.ExecCommand
 }
 
 func newModel(o Options, exec func(func())) (*model, error) {
