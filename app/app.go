@@ -224,6 +224,10 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			a.bus.publish(Event{Kind: EventRoom, Room: ev})
 			a.noteRoom(ev)
 		case ev := <-seatEvents:
+			if ev.State == seat.StateRunning && ev.Argv != nil {
+				// A new launch: its context use starts again (#385).
+				a.engine.NewLaunch(ev.Topic, ev.Account)
+			}
 			a.logSeat(ev)
 			a.bus.publish(Event{Kind: EventSeat, Seat: ev})
 			a.noteSeat(ev)

@@ -146,6 +146,13 @@ func (a *App) Post(topic, content, lastSeen string) (Outcome, error) {
 	return a.engine.PostAsPerson(topic, content, lastSeen)
 }
 
+// Usage is a seat's figures as last reported, each with its received time.
+type Usage = room.Usage
+
+// Usage returns the figures of account's seat in topic (ok false: none
+// received). They outlive the session and go with the topic.
+func (a *App) Usage(topic, account string) (Usage, bool) { return a.engine.Usage().Get(topic, account) }
+
 // RoomEvent is one event of a room (post, roster, log error, usage).
 type RoomEvent = room.Event
 

@@ -192,7 +192,17 @@ func (s *Server) writeRoom(ev app.RoomEvent) {
 	case app.RoomLogError:
 		s.write(line{"event": "log_error", "topic": ev.Topic, "error": ev.Err})
 	case app.RoomUsage:
-		s.write(line{"event": "usage", "topic": ev.Topic, "account": ev.Account})
+		// The figures themselves, as my_usage's request answers them.
+		l := line{"event": "usage", "topic": ev.Topic, "account": ev.Account}
+		if u, ok := s.App.Usage(ev.Topic, ev.Account); ok {
+			var m line
+			b, _ := json.Marshal(u.Result()) // plain fields: cannot fail
+			_ = json.Unmarshal(b, &m)
+			delete(m, "type")
+			delete(m, "request_id")
+			l["usage"] = m
+		}
+		s.write(l)
 	}
 }
 

@@ -417,11 +417,36 @@ func TestUsageBookPerSeat(t *testing.T) {
 	if _, _, err := e.UsageFor(without); err == nil {
 		t.Fatal("a connection without account must get an error")
 	}
-	e.RecordUsage(topicA, "acc", &wire.Window{UsedPercentage: 85}, nil)
-	e.RecordUsage("other", "acc", &wire.Window{UsedPercentage: 1}, nil)
+	e.RecordUsage(topicA, "acc", UsageReport{FiveHour: &wire.Window{UsedPercentage: 85}})
+	e.RecordUsage("other", "acc", UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}})
 	u, ok, _ := e.UsageFor(withAcc)
-	if !ok || u.FiveHour.UsedPercentage != 85 || u.SevenDay != nil || !u.ReceivedAt.Equal(now) {
+	if !ok || u.FiveHour.UsedPercentage != 85 || u.SevenDay != nil || u.Context != nil || !u.ReceivedAt.Equal(now) || !u.FiveHourAt.Equal(now) {
 		t.Fatalf("usage = %+v", u)
+	}
+	// A later report with the context only: the window keeps its time.
+	first := now
+	now = now.Add(10 * time.Minute)
+	ctx := 42.0
+	e.RecordUsage(topicA, "acc", UsageReport{Context: &ctx, Model: "Opus", Effort: "high"})
+	u, _, _ = e.UsageFor(withAcc)
+	if !u.FiveHourAt.Equal(first) || *u.Context != 42 || !u.ContextAt.Equal(now) || u.Model != "Opus" || u.Effort != "high" || !u.ReceivedAt.Equal(now) {
+		t.Fatalf("after a context report: %+v", u)
+	}
+	r := u.Result()
+	if r.FiveHour.ReceivedAt != "2026-10-10T09:00:00Z" || r.Context.ReceivedAt != "2026-10-10T09:10:00Z" || r.SevenDay != nil || r.Model != "Opus" {
+		t.Fatalf("result: %+v", r)
+	}
+	// A new launch drops the context, model and effort; the windows stay.
+	e.NewLaunch(topicA, "acc")
+	u, _, _ = e.UsageFor(withAcc)
+	if u.Context != nil || u.Model != "" || u.Effort != "" || u.FiveHour == nil || u.FiveHour.UsedPercentage != 85 {
+		t.Fatalf("after a new launch: %+v", u)
+	}
+	// An empty report records nothing (no received time moves).
+	now = now.Add(time.Minute)
+	e.RecordUsage(topicA, "acc", UsageReport{})
+	if u2, _, _ := e.UsageFor(withAcc); !u2.ReceivedAt.Equal(u.ReceivedAt) {
+		t.Fatalf("an empty report moved the received time: %v", u2.ReceivedAt)
 	}
 	e.Drop(topicA)
 	if _, ok := e.Usage().Get(topicA, "acc"); ok {

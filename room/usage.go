@@ -7,12 +7,62 @@ import (
 	"pullcept/room/wire"
 )
 
-// Usage is one seat's latest usage figures and when they arrived. A window
-// never reported is nil.
+// UsageReport is one report of a seat's figures (Claude's status line,
+// Codex's rollout token_count). A figure the report does not carry is
+// nil or "": it leaves the one received before.
+type UsageReport struct {
+	Model, Effort      string
+	FiveHour, SevenDay *wire.Window
+	// Context is the percentage of the context window in use.
+	Context *float64
+}
+
+// Empty says the report carries no figure.
+func (r UsageReport) Empty() bool {
+	return r.Model == "" && r.Effort == "" && r.FiveHour == nil && r.SevenDay == nil && r.Context == nil
+}
+
+// Usage is one seat's latest figures, each with when it arrived. A figure
+// never reported is nil or "" (never 0 %: spec 003 席が自分の利用上限を読む,
+// 値が無い窓は「無い」と返す).
 type Usage struct {
-	FiveHour   *wire.Window
-	SevenDay   *wire.Window
+	Model, Effort string
+	ModelAt       time.Time
+	FiveHour      *wire.Window
+	FiveHourAt    time.Time
+	SevenDay      *wire.Window
+	SevenDayAt    time.Time
+	Context       *float64
+	ContextAt     time.Time
+	// ReceivedAt is when the latest report arrived.
 	ReceivedAt time.Time
+}
+
+// Windows returns the result of a usage request: each figure with its
+// received time (RFC 3339 UTC).
+func (u Usage) Result() wire.UsageResult {
+	var r wire.UsageResult
+	stamp := func(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+	if w := u.FiveHour; w != nil {
+		c := *w
+		c.ReceivedAt = stamp(u.FiveHourAt)
+		r.FiveHour = &c
+	}
+	if w := u.SevenDay; w != nil {
+		c := *w
+		c.ReceivedAt = stamp(u.SevenDayAt)
+		r.SevenDay = &c
+	}
+	if u.Context != nil {
+		r.Context = &wire.ContextUse{UsedPercentage: *u.Context, ReceivedAt: stamp(u.ContextAt)}
+	}
+	if u.Model != "" || u.Effort != "" {
+		r.Model, r.Effort, r.ModelReceivedAt = u.Model, u.Effort, stamp(u.ModelAt)
+	}
+	if !u.ReceivedAt.IsZero() {
+		r.ReceivedAt = stamp(u.ReceivedAt)
+	}
+	return r
 }
 
 type usageKey struct{ topic, account string }
@@ -26,20 +76,55 @@ type UsageBook struct {
 
 func newUsageBook() *UsageBook { return &UsageBook{m: map[usageKey]Usage{}} }
 
-// Record stores figures received at t. A report without a window keeps the
-// window previously received.
-func (b *UsageBook) Record(topic, account string, five, seven *wire.Window, t time.Time) {
+// Record stores a report received at t: each figure it carries replaces
+// the one before and takes t as its time (the same value received again is
+// received again: 受け取った時刻を足した).
+func (b *UsageBook) Record(topic, account string, r UsageReport, t time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	u := b.m[usageKey{topic, account}]
-	if five != nil {
-		u.FiveHour = five
+	if r.FiveHour != nil {
+		w := *r.FiveHour
+		w.ReceivedAt = ""
+		u.FiveHour, u.FiveHourAt = &w, t
 	}
-	if seven != nil {
-		u.SevenDay = seven
+	if r.SevenDay != nil {
+		w := *r.SevenDay
+		w.ReceivedAt = ""
+		u.SevenDay, u.SevenDayAt = &w, t
+	}
+	if r.Context != nil {
+		c := *r.Context
+		u.Context, u.ContextAt = &c, t
+	}
+	if r.Model != "" || r.Effort != "" {
+		if r.Model != "" {
+			u.Model = r.Model
+		}
+		if r.Effort != "" {
+			u.Effort = r.Effort
+		}
+		u.ModelAt = t
 	}
 	u.ReceivedAt = t
 	b.m[usageKey{topic, account}] = u
+}
+
+// NewLaunch forgets what belonged to the seat's last launch — its context
+// use, model and effort (spec 003 #385: context は新しい起動時に捨て) — and
+// keeps the windows with their times. It says whether anything was dropped.
+func (b *UsageBook) NewLaunch(topic, account string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	k := usageKey{topic, account}
+	u, ok := b.m[k]
+	if !ok || (u.Context == nil && u.Model == "" && u.Effort == "") {
+		return false
+	}
+	u.Context, u.ContextAt = nil, time.Time{}
+	u.Model, u.Effort, u.ModelAt = "", "", time.Time{}
+	b.m[k] = u
+	return true
 }
 
 // Get returns the figures of (topic, account), ok=false when none arrived.
@@ -60,8 +145,19 @@ func (b *UsageBook) dropTopic(topic string) {
 	}
 }
 
-// RecordUsage stores a seat's figures and tells subscribers.
-func (e *Engine) RecordUsage(topic, account string, five, seven *wire.Window) {
-	e.usage.Record(topic, account, five, seven, e.cfg.Now())
+// RecordUsage stores a seat's report and tells subscribers.
+func (e *Engine) RecordUsage(topic, account string, r UsageReport) {
+	if r.Empty() {
+		return
+	}
+	e.usage.Record(topic, account, r, e.cfg.Now())
 	e.broker.publish(Event{Kind: EventUsage, Topic: topic, Account: account})
+}
+
+// NewLaunch tells the book that the seat of account in topic launched
+// again: its last launch's context use is dropped.
+func (e *Engine) NewLaunch(topic, account string) {
+	if e.usage.NewLaunch(topic, account) {
+		e.broker.publish(Event{Kind: EventUsage, Topic: topic, Account: account})
+	}
 }

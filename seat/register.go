@@ -55,6 +55,7 @@ const (
 	envRoomURL       = "PULLCEPT_ROOM_URL"
 	envRoomToken     = "PULLCEPT_ROOM_TOKEN"
 	envAgentName     = "PULLCEPT_AGENT_NAME"
+	envAgentFullName = "PULLCEPT_AGENT_FULL_NAME"
 	envRoomID        = "PULLCEPT_ROOM_ID"
 	envAgentHue      = "PULLCEPT_AGENT_HUE"
 	envAccountID     = "PULLCEPT_ACCOUNT_ID"
@@ -63,7 +64,7 @@ const (
 
 // sidecarEnvNames are removed from the environment a child inherits, so a
 // value from around the app never reaches a sidecar that did not get one.
-var sidecarEnvNames = []string{envRoomURL, envRoomToken, envAgentName, envRoomID, envAgentHue, envAccountID, envUnseenHistory}
+var sidecarEnvNames = []string{envRoomURL, envRoomToken, envAgentName, envAgentFullName, envRoomID, envAgentHue, envAccountID, envUnseenHistory}
 
 // ClaudeToolName is the name Claude Code gives a tool of the MCP server.
 func ClaudeToolName(server, tool string) string { return "mcp__" + server + "__" + tool }
@@ -87,6 +88,9 @@ func sidecarEnv(req LaunchRequest, unseen bool) [][2]string {
 		{envAgentName, req.Account.CallName()},
 		{envRoomID, req.Topic},
 		{envAccountID, req.Account.ID},
+	}
+	if full := req.Account.Name; full != "" && full != req.Account.CallName() {
+		env = append(env, [2]string{envAgentFullName, full})
 	}
 	if req.Account.Hue != nil {
 		env = append(env, [2]string{envAgentHue, strconv.FormatFloat(*req.Account.Hue, 'f', -1, 64)})

@@ -45,9 +45,11 @@ func TestRegistrationFile(t *testing.T) {
 		sidecar.EnvRoomURL:   "ws://127.0.0.1:4242/room",
 		sidecar.EnvRoomToken: ltToken,
 		sidecar.EnvAgentName: "Lay",
-		sidecar.EnvRoomID:    w.topic,
-		sidecar.EnvAccountID: "lay",
-		sidecar.EnvAgentHue:  "200.5",
+		// The nickname calls it Lay; its full name goes along.
+		sidecar.EnvAgentFullName: "Claude Lay",
+		sidecar.EnvRoomID:        w.topic,
+		sidecar.EnvAccountID:     "lay",
+		sidecar.EnvAgentHue:      "200.5",
 	}
 	if len(e.Env) != len(want) {
 		t.Errorf("env %v, want %v", e.Env, want)
@@ -78,7 +80,7 @@ func TestSidecarEnvNames(t *testing.T) {
 	t.Parallel()
 	pairs := [][2]string{
 		{envRoomURL, sidecar.EnvRoomURL}, {envRoomToken, sidecar.EnvRoomToken},
-		{envAgentName, sidecar.EnvAgentName}, {envRoomID, sidecar.EnvRoomID},
+		{envAgentName, sidecar.EnvAgentName}, {envAgentFullName, sidecar.EnvAgentFullName}, {envRoomID, sidecar.EnvRoomID},
 		{envAgentHue, sidecar.EnvAgentHue}, {envAccountID, sidecar.EnvAccountID},
 		{envUnseenHistory, sidecar.EnvUnseenHistory},
 	}

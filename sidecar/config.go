@@ -10,9 +10,12 @@ import (
 // Environment variables the launch hands the sidecar (spec 003
 // "部屋プロトコル", 002).
 const (
-	EnvRoomURL       = "PULLCEPT_ROOM_URL"
-	EnvRoomToken     = "PULLCEPT_ROOM_TOKEN"
-	EnvAgentName     = "PULLCEPT_AGENT_NAME"
+	EnvRoomURL   = "PULLCEPT_ROOM_URL"
+	EnvRoomToken = "PULLCEPT_ROOM_TOKEN"
+	EnvAgentName = "PULLCEPT_AGENT_NAME"
+	// EnvAgentFullName is the account's full name when its calling name
+	// (the nickname) differs.
+	EnvAgentFullName = "PULLCEPT_AGENT_FULL_NAME"
 	EnvRoomID        = "PULLCEPT_ROOM_ID"
 	EnvAgentHue      = "PULLCEPT_AGENT_HUE"
 	EnvAccountID     = "PULLCEPT_ACCOUNT_ID"
@@ -24,6 +27,7 @@ type Config struct {
 	URL       string
 	Token     string
 	Name      string
+	FullName  string // "": the same as Name
 	Room      string
 	Hue       *int   // nil: no colour declared (hello omits hue)
 	AccountID string // "": no account (hello omits account_id)
@@ -44,6 +48,7 @@ func ConfigFromEnv(env func(string) string) Config {
 		URL:       get(EnvRoomURL),
 		Token:     get(EnvRoomToken),
 		Name:      get(EnvAgentName),
+		FullName:  get(EnvAgentFullName),
 		Room:      get(EnvRoomID),
 		AccountID: get(EnvAccountID),
 	}

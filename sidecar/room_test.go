@@ -235,7 +235,8 @@ func (st *seat) say(t *testing.T, args map[string]any) string {
 	if isErr || !strings.HasPrefix(text, sidecar.DeliveredPrefix) {
 		t.Fatalf("say_to_room %v: not delivered: %q", args, text)
 	}
-	return strings.TrimPrefix(text, sidecar.DeliveredPrefix)
+	id, _ := sidecar.DeliveredID(text)
+	return id
 }
 
 func TestSayIsDeliveredWithTheRoomsStampAndAFreshID(t *testing.T) {
@@ -533,8 +534,8 @@ func TestUsageIsTheSeatsOwn(t *testing.T) {
 		t.Fatalf("before any figures: %v %q", isErr, text)
 	}
 	h.e.Usage().Record("topic-u", "acc-lin",
-		&wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}, nil, h.now)
-	h.e.Usage().Record("topic-u", "acc-other", &wire.Window{UsedPercentage: 1}, &wire.Window{UsedPercentage: 2}, h.now)
+		room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}}, h.now)
+	h.e.Usage().Record("topic-u", "acc-other", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}, SevenDay: &wire.Window{UsedPercentage: 2}}, h.now)
 	text, isErr = lin.call(t, sidecar.ToolUsage, nil)
 	loc := time.Local
 	want := fmt.Sprintf("5h: 85%% used, resets %s\n7d: not reported\nreceived %s (12 min ago)",

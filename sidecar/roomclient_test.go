@@ -276,3 +276,26 @@ func FuzzDispatch(f *testing.F) {
 		}
 	})
 }
+
+// A room that never answers the usage request costs say_to_room at most
+// UsageWait more, and only the block says so: the post stays delivered.
+func TestSayUsageWaitIsBounded(t *testing.T) {
+	old := UsageWait
+	UsageWait = 200 * time.Millisecond
+	t.Cleanup(func() { UsageWait = old })
+	f := newFakeRoom(t, func(c *websocket.Conn, m map[string]any) {
+		if m["type"] == wire.TypePost {
+			c.WriteJSON(wire.PostResult{Type: wire.TypePostResult, MessageID: m["message_id"].(string), Delivered: true})
+		} // usage: no answer
+	})
+	_, c := startSidecar(t, baseEnv(f.url()), Options{})
+	start := time.Now()
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	took := time.Since(start)
+	if isErr || !strings.HasPrefix(text, DeliveredPrefix) || !strings.Contains(text, "your usage: unknown (could not read it:") {
+		t.Fatalf("say: %v %q", isErr, text)
+	}
+	if took < UsageWait {
+		t.Fatalf("answered in %v: the usage request was not waited for", took)
+	}
+}

@@ -31,7 +31,8 @@ const DeliveredPrefix = "Delivered to the room. message_id: "
 
 const sayDescription = "Post to the room: the only way the room hears you, also when answering a post that arrived in your input (your terminal is read by nobody). " +
 	"Your own posts never come back to you. Delivered -> `" + DeliveredPrefix + "<id>`; that id is how you can point at your post later (e.g. as evidence). " +
-	"Before deciding, read any answer already given; just before sending, look again at what arrived. Deciding not to send is legitimate."
+	"Before deciding, read any answer already given; just before sending, look again at what arrived. Deciding not to send is legitimate. " +
+	"Every answer ends with who you are, the time now and your usage as last reported (5h, weekly, context), so you can wrap up work before a limit stops you."
 
 const sayContentDescription = "The body. Omit to send the draft kept from your last refused post (with its `to` unless you pass `to`); pass content to send new or corrected text. " +
 	"Either way it is a new post, judged on last_seen."
@@ -169,6 +170,15 @@ func stringArg(args map[string]any, key string) (string, error) {
 }
 
 func (s *Sidecar) handleSay(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	r, err := s.say(ctx, req)
+	if r != nil && err == nil {
+		r = s.withUsage(ctx, r)
+	}
+	return r, err
+}
+
+// say posts; handleSay adds the seat's own block to whatever it answers.
+func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
@@ -376,6 +386,14 @@ func (s *Sidecar) handleUsage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.
 		return mcp.NewToolResultError("No usage figures: " + res.Error), nil
 	}
 	return mcp.NewToolResultText(formatUsage(res, s.now(), s.loc)), nil
+}
+
+// DeliveredID reads the message id out of a say_to_room result that says
+// it was delivered (its first line).
+func DeliveredID(text string) (string, bool) {
+	first, _, _ := strings.Cut(text, "\n")
+	id, ok := strings.CutPrefix(first, DeliveredPrefix)
+	return strings.TrimSpace(id), ok && strings.TrimSpace(id) != ""
 }
 
 // NoUsageYet is my_usage's answer when nothing was received for the seat.

@@ -228,10 +228,7 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if event == "" {
-		five, seven := parseStatus(body)
-		if five != nil || seven != nil {
-			s.engine.RecordUsage(topic, account, five, seven)
-		}
+		s.engine.RecordUsage(topic, account, parseStatus(body))
 	} else {
 		if err := hooks.Activity(r.Context(), topic, account, event, body); err != nil {
 			deny(http.StatusBadRequest, "hook not taken: "+err.Error())
@@ -291,22 +288,35 @@ func (s *Server) logHelloRefused(h *wire.Hello, err error) {
 		"refused_since_last_line", n)
 }
 
-// parseStatus reads the rate limits of a Claude Code status line payload:
-// {"rate_limits":{"five_hour":{"used_percentage":N,"resets_at":T},"seven_day":{...}}}.
-// resets_at may be unix seconds or a string.
-func parseStatus(body []byte) (five, seven *wire.Window) {
+// parseStatus reads a Claude Code status line payload: the model
+// ({"model":{"display_name","id"}}), the effort ({"effort":{"level"}}), the
+// context use ({"context_window":{"used_percentage"}}) and the rate limits
+// ({"rate_limits":{"five_hour":{"used_percentage":N,"resets_at":T},
+// "seven_day":{...}}}, only in subscription sessions; resets_at unix
+// seconds or a string). What is absent stays absent.
+func parseStatus(body []byte) room.UsageReport {
 	var v struct {
+		Model struct {
+			DisplayName string `json:"display_name"`
+			ID          string `json:"id"`
+		} `json:"model"`
+		Effort struct {
+			Level string `json:"level"`
+		} `json:"effort"`
+		ContextWindow struct {
+			UsedPercentage *float64 `json:"used_percentage"`
+		} `json:"context_window"`
 		RateLimits map[string]struct {
 			UsedPercentage *float64        `json:"used_percentage"`
 			ResetsAt       json.RawMessage `json:"resets_at"`
 		} `json:"rate_limits"`
 	}
 	if json.Unmarshal(body, &v) != nil {
-		return nil, nil
+		return room.UsageReport{}
 	}
 	conv := func(key string) *wire.Window {
 		w, ok := v.RateLimits[key]
-		if !ok || w.UsedPercentage == nil {
+		if !ok || w.UsedPercentage == nil || !sanePercent(*w.UsedPercentage) {
 			return nil
 		}
 		out := &wire.Window{UsedPercentage: *w.UsedPercentage}
@@ -316,13 +326,27 @@ func parseStatus(body []byte) (five, seven *wire.Window) {
 		} else {
 			var str string
 			if json.Unmarshal(raw, &str) == nil {
-				out.ResetsAt = str
+				out.ResetsAt = wire.Cut(wire.OneLine(str), 64)
 			}
 		}
 		return out
 	}
-	return conv("five_hour"), conv("seven_day")
+	r := room.UsageReport{FiveHour: conv("five_hour"), SevenDay: conv("seven_day")}
+	name := v.Model.DisplayName
+	if name == "" {
+		name = v.Model.ID
+	}
+	r.Model = wire.Cut(wire.OneLine(name), 64)
+	r.Effort = wire.Cut(wire.OneLine(v.Effort.Level), 32)
+	if p := v.ContextWindow.UsedPercentage; p != nil && sanePercent(*p) {
+		c := *p
+		r.Context = &c
+	}
+	return r
 }
+
+// sanePercent refuses what no CLI reports (NaN, negative, absurd).
+func sanePercent(p float64) bool { return p >= 0 && p <= 1000 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// For the upgrader's refusals (not a WebSocket handshake): on success
@@ -465,8 +489,9 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 		case err != nil:
 			res.Error = err.Error()
 		case ok:
-			res.FiveHour, res.SevenDay = u.FiveHour, u.SevenDay
-			res.ReceivedAt = u.ReceivedAt.UTC().Format(time.RFC3339)
+			r := u.Result()
+			r.Type, r.RequestID = res.Type, res.RequestID
+			res = r
 		}
 		return res
 	case nil:

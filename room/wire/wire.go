@@ -118,21 +118,34 @@ type UsageFrame struct {
 	RequestID string `json:"request_id"`
 }
 
-// Window is one rate-limit window as reported by a CLI.
+// Window is one rate-limit window as reported by a CLI; in a usage
+// result, with when the app received it.
 type Window struct {
 	UsedPercentage float64 `json:"used_percentage"`
 	ResetsAt       string  `json:"resets_at,omitempty"`
+	ReceivedAt     string  `json:"received_at,omitempty"`
 }
 
-// UsageResult answers a usage request. A window that was never reported is
-// omitted; nothing received yet omits received_at too.
+// ContextUse is how much of its context window a seat's session uses.
+type ContextUse struct {
+	UsedPercentage float64 `json:"used_percentage"`
+	ReceivedAt     string  `json:"received_at,omitempty"`
+}
+
+// UsageResult answers a usage request. A figure that was never reported is
+// omitted; nothing received yet omits received_at too. Every figure has
+// its own received time (spec 003 #385: 各値の受信時刻).
 type UsageResult struct {
-	Type       string  `json:"type"`
-	RequestID  string  `json:"request_id"`
-	FiveHour   *Window `json:"five_hour,omitempty"`
-	SevenDay   *Window `json:"seven_day,omitempty"`
-	ReceivedAt string  `json:"received_at,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Type            string      `json:"type"`
+	RequestID       string      `json:"request_id"`
+	FiveHour        *Window     `json:"five_hour,omitempty"`
+	SevenDay        *Window     `json:"seven_day,omitempty"`
+	Context         *ContextUse `json:"context,omitempty"`
+	Model           string      `json:"model,omitempty"`
+	Effort          string      `json:"effort,omitempty"`
+	ModelReceivedAt string      `json:"model_received_at,omitempty"`
+	ReceivedAt      string      `json:"received_at,omitempty"`
+	Error           string      `json:"error,omitempty"`
 }
 
 // ErrorFrame reports a frame the room could not take (bad JSON, too big).

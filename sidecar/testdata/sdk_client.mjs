@@ -100,7 +100,7 @@ try {
 
   const posted = await call(lin, "say_to_room", { content: "node hello", to: ["Lay", " Lay ", ""] });
   assert.equal(posted.isError, false, posted.text);
-  const postedID = posted.text.match(/^Delivered to the room\. message_id: (\S+)$/)?.[1];
+  const postedID = posted.text.match(/^Delivered to the room\. message_id: (\S+)$/m)?.[1];
   assert.ok(postedID, posted.text);
 
   const refused = await call(lay, "say_to_room", { content: "node reply", to: "Lin" });
@@ -112,7 +112,7 @@ try {
 
   const resent = await call(lay, "say_to_room", { last_seen: postedID });
   assert.equal(resent.isError, false, resent.text);
-  const resentID = resent.text.match(/^Delivered to the room\. message_id: (\S+)$/)?.[1];
+  const resentID = resent.text.match(/^Delivered to the room\. message_id: (\S+)$/m)?.[1];
   assert.ok(resentID && resentID !== postedID, resent.text);
 
   const empty = await call(lay, "say_to_room", {});

@@ -1,0 +1,117 @@
+package sidecar
+
+// The say_to_room result's own block (spec 003 投稿結果の利用量フィードバック
+// #385): after the delivered/refused text, who the seat is, the time now,
+// and its usage as last reported — each figure with when it was received —
+// read with my_usage's request and wording. Reading it never changes the
+// post's outcome, isError, last_seen or draft.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"pullcept/room/wire"
+)
+
+// UsageWait bounds the extra wait the block may add to a result.
+var UsageWait = 1500 * time.Millisecond
+
+// withUsage appends the block to r's text (r's isError stays as it is).
+func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult) *mcp.CallToolResult {
+	block := s.usageBlock(ctx)
+	for i, c := range r.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			t.Text += "\n\n" + block
+			r.Content[i] = t
+			return r
+		}
+	}
+	r.Content = append(r.Content, mcp.NewTextContent(block))
+	return r
+}
+
+// usageBlock is the block itself; the time is computed at each call.
+func (s *Sidecar) usageBlock(ctx context.Context) string {
+	var b strings.Builder
+	b.WriteString("— you: " + s.cfg.Name)
+	if s.cfg.FullName != "" && s.cfg.FullName != s.cfg.Name {
+		b.WriteString(" (full name: " + s.cfg.FullName + ")")
+	}
+	res, err := s.readUsage(ctx)
+	now := s.now()
+	fmt.Fprintf(&b, "\nnow: %s", wire.LocalMinute(now, s.loc))
+	switch {
+	case err != nil:
+		fmt.Fprintf(&b, "\nyour usage: unknown (%v)", err)
+	case res.Error != "":
+		fmt.Fprintf(&b, "\nyour usage: unknown (%s)", res.Error)
+	default:
+		b.WriteString("\nyour usage, as last reported (not live):")
+		window := func(label string, w *wire.Window) {
+			b.WriteString("\n  " + label + ": ")
+			if w == nil {
+				b.WriteString("not reported")
+				return
+			}
+			b.WriteString(percent(w.UsedPercentage) + "% used")
+			if w.ResetsAt != "" {
+				b.WriteString(", resets " + localTime(w.ResetsAt, s.loc))
+			} else {
+				b.WriteString(", reset time not reported")
+			}
+			b.WriteString(received(w.ReceivedAt, now, s.loc))
+		}
+		window("5h", res.FiveHour)
+		window("7d", res.SevenDay)
+		b.WriteString("\n  context: ")
+		if c := res.Context; c != nil {
+			b.WriteString(percent(c.UsedPercentage) + "% used" + received(c.ReceivedAt, now, s.loc))
+		} else {
+			b.WriteString("not reported")
+		}
+	}
+	return b.String()
+}
+
+// readUsage asks the room for this seat's figures, waiting at most
+// UsageWait.
+func (s *Sidecar) readUsage(ctx context.Context) (*wire.UsageResult, error) {
+	if s.room == nil {
+		return nil, fmt.Errorf("not connected to the room")
+	}
+	ctx, cancel := context.WithTimeout(ctx, UsageWait)
+	defer cancel()
+	id := uuid.NewString()
+	v, err := s.room.request(ctx, reqKey(id), wire.UsageFrame{Type: wire.TypeUsage, RequestID: id})
+	if err != nil {
+		return nil, fmt.Errorf("could not read it: %v", err)
+	}
+	return v.(*wire.UsageResult), nil
+}
+
+// received says when a figure was received and how long ago.
+func received(at string, now time.Time, loc *time.Location) string {
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (received %s, %s)", wire.LocalMinute(t, loc), ago(now.Sub(t)))
+}
+
+// ago is an age in minutes (hours past two hours).
+func ago(d time.Duration) string {
+	m := int(d / time.Minute)
+	switch {
+	case m < 0:
+		return "0 min ago"
+	case m < 120:
+		return fmt.Sprintf("%d min ago", m)
+	default:
+		return fmt.Sprintf("%d h ago", m/60)
+	}
+}
