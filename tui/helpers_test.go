@@ -331,6 +331,9 @@ func (b *testBackend) Reopen(_ context.Context, topic string) ([]app.SeatEvent, 
 	}
 	return nil, nil
 }
+func (b *testBackend) Usage(topic, account string) (app.Usage, bool) {
+	return b.eng.Usage().Get(topic, account)
+}
 func (b *testBackend) ReopenSeats() string {
 	if b.reopen == "" {
 		return "auto"

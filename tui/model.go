@@ -101,6 +101,9 @@ type model struct {
 	accounts []Account
 	seatList []SeatInfo // the shown topic's
 	psel     int
+	// usage is the shown topic's seat figures by account, read with the
+	// seats and on each app.RoomUsage event of that topic.
+	usage map[string]app.Usage
 
 	focus      focusKind
 	paneIdx    int
@@ -148,7 +151,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 	m := &model{
 		app: o.App, seats: o.Seats, notify: o.App.Notify(), needs: map[string]map[string]app.Need{}, mentions: map[string]bool{}, prefix: o.Prefix, loc: o.Location,
 		now: time.Now, exec: exec,
-		rooms: map[string]*roomState{}, running: map[string]int{},
+		rooms: map[string]*roomState{}, running: map[string]int{}, usage: map[string]app.Usage{},
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
 		paneText: map[Pane]string{}, paneSize: map[Pane][2]int{}, status: o.Status,
 		server: o.Server, startTopic: o.Topic, onShow: o.OnShow, clients: o.Clients, program: o.Program,
@@ -357,10 +360,21 @@ func (m *model) refreshSeats() {
 		m.running[t.ID] = runningCount(m.seats.Seats(t.ID))
 	}
 	m.running[m.topic] = runningCount(m.seatList)
+	m.readUsage()
 	if n := len(m.panes()); m.paneIdx >= n {
 		m.paneIdx = max(n-1, 0)
 		if n == 0 && m.focus == focusPane {
 			m.focus = focusInput
+		}
+	}
+}
+
+// readUsage reads the figures of every account's seat in the shown topic.
+func (m *model) readUsage() {
+	m.usage = map[string]app.Usage{}
+	for _, a := range m.accounts {
+		if u, ok := m.app.Usage(m.topic, a.ID); ok {
+			m.usage[a.ID] = u
 		}
 	}
 }
@@ -525,6 +539,16 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 		return m.sendWaiting()
 	case app.RoomLogError:
 		m.status = "log write failed (the post was delivered): " + ev.Err
+	case app.RoomUsage:
+		// A seat's figures changed: the participants panel is drawn from
+		// them on this frame.
+		if ev.Topic == m.topic {
+			if u, ok := m.app.Usage(ev.Topic, ev.Account); ok {
+				m.usage[ev.Account] = u
+			} else {
+				delete(m.usage, ev.Account)
+			}
+		}
 	}
 	return nil
 }
@@ -905,10 +929,12 @@ func (m *model) setFocus(f focusKind, pane int) {
 }
 
 // partRows are the participants panel's rows: the roster's people and
-// connections, and every account with its state in this topic.
+// connections, and every account with its state in this topic and the
+// figures its seat reported here (nil when none arrived).
 type partRow struct {
 	name, account, kind, state string
 	hue                        *int
+	usage                      *app.Usage
 }
 
 func (m *model) partRows() []partRow {
@@ -945,7 +971,11 @@ func (m *model) partRows() []partRow {
 		case inRoster[a.ID]:
 			st = "in room"
 		}
-		rows = append(rows, partRow{name: a.Name, account: a.ID, kind: a.Kind, state: st})
+		row := partRow{name: a.Name, account: a.ID, kind: a.Kind, state: st}
+		if u, ok := m.usage[a.ID]; ok {
+			row.usage = &u
+		}
+		rows = append(rows, row)
 	}
 	for _, p := range m.roster() {
 		if !p.Person && !known[p.Account] {
@@ -1383,8 +1413,12 @@ func (m *model) click(ms tea.Mouse) tea.Cmd {
 		}
 	case m.lay.Parts.Contains(x, y):
 		m.setFocus(focusParts, 0)
-		if i := y - m.lay.Parts.Y - 1; i >= 0 && i < len(m.partRows()) {
-			m.psel = i
+		// Any line of a participant's block (its row and the figures
+		// under it) selects that participant.
+		_, owner := m.partLines(m.lay.Parts.W)
+		top := partsTop(owner, m.psel, m.lay.Parts.H-1)
+		if i := y - m.lay.Parts.Y - 1 + top; y > m.lay.Parts.Y && i < len(owner) {
+			m.psel = owner[i]
 		}
 	default:
 		for i, r := range m.lay.Panes {

@@ -135,6 +135,10 @@ type Backend interface {
 	Recorded(topic string) []string
 	Reopen(ctx context.Context, topic string) ([]app.SeatEvent, []error)
 	ReopenSeats() string
+	// Usage is the figures account's seat in topic last reported (model,
+	// effort, 5h and 7d windows, context use), each with its received time;
+	// ok is false when none arrived. An app.RoomUsage event says they changed.
+	Usage(topic, account string) (app.Usage, bool)
 }
 
 // Options configures Run.

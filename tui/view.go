@@ -6,13 +6,16 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pullcept/app"
 	"pullcept/room/wire"
 )
 
@@ -249,16 +252,8 @@ func (m *model) drawParts(r Rect) []string {
 		return nil
 	}
 	out := []string{header("Participants", r.W, m.focus == focusParts)}
-	for i, p := range m.partRows() {
-		col := fgHex(hueColor(p.hue, p.name))
-		name := wire.OneLine(p.name)
-		st := p.state
-		line := style("● ", col) + fit(name, max(r.W-2-len(st)-1, 1)) + " " + style(st, "2")
-		if m.focus == focusParts && i == m.psel {
-			line = style(fit(ansi.Strip(line), r.W), "7")
-		}
-		out = append(out, line)
-	}
+	lines, owner := m.partLines(r.W)
+	out = append(out, lines[partsTop(owner, m.psel, r.H-1):]...)
 	switch {
 	case m.seats == nil && r.H > len(out)+1:
 		out = append(out, "", style(" no accounts:", "2"), style(" add one to", "2"), style(" config.json", "2"))
@@ -266,6 +261,146 @@ func (m *model) drawParts(r Rect) []string {
 		out = append(out, "", style(" "+m.prefix+" a, then", "2"), style(" j/k and s seats", "2"), style(" a CLI here", "2"))
 	}
 	return out
+}
+
+// Seat figures in the participants panel.
+const (
+	// usageOld is how long a percentage stays fresh; one received longer
+	// ago is drawn old (~, dim).
+	usageOld = 15 * time.Minute
+	// nearLimit is the percentage of a 5h or 7d window from which the seat
+	// is near its limit.
+	nearLimit = 90
+)
+
+// partLines are the participants panel's lines under its header, at most w
+// cells wide, and for each line the participant (index in partRows) it
+// belongs to: a participant's row, then the figures its seat reported.
+func (m *model) partLines(w int) ([]string, []int) {
+	var lines []string
+	var owner []int
+	now := m.now()
+	for i, p := range m.partRows() {
+		var figs []string
+		near := ""
+		if p.usage != nil {
+			figs, near = usageLines(*p.usage, now, w-2)
+		}
+		tail, tw := style(p.state, "2"), ansi.StringWidth(p.state)
+		if near != "" {
+			tail, tw = style("!", "1", near)+" "+tail, tw+2
+		}
+		line := style("● ", fgHex(hueColor(p.hue, p.name))) + fit(wire.OneLine(p.name), max(w-2-tw-1, 1)) + " " + tail
+		if m.focus == focusParts && i == m.psel {
+			line = style(fit(ansi.Strip(line), w), "7")
+		}
+		lines, owner = append(lines, line), append(owner, i)
+		for _, f := range figs {
+			lines, owner = append(lines, "  "+f), append(owner, i)
+		}
+	}
+	return lines, owner
+}
+
+// partsTop is the first of the participants panel's lines drawn in h rows:
+// 0, or as far down as keeps the selected participant's block in view.
+func partsTop(owner []int, sel, h int) int {
+	first, last := -1, -1
+	for i, o := range owner {
+		if o == sel {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if h <= 0 || first < 0 || last < h {
+		return 0
+	}
+	return min(first, last-h+1)
+}
+
+// usageLines are a seat's figures as the participants panel draws them
+// under its row, each at most w cells: "model · effort", "5h 85% 7d —",
+// "ctx 42%" ("—" for a figure never reported, "~" before an old one, "!"
+// after a window near its limit), and the SGR colour of the seat's mark
+// when a window is near its limit ("" when none is). None when the seat
+// reported nothing.
+func usageLines(u app.Usage, now time.Time, w int) ([]string, string) {
+	if u.Model == "" && u.Effort == "" && u.FiveHour == nil && u.SevenDay == nil && u.Context == nil {
+		return nil, ""
+	}
+	dash := style("—", "2")
+	model, effort := dash, dash
+	ew := 1
+	if u.Effort != "" {
+		e := wire.OneLine(u.Effort)
+		effort, ew = style(e, "2"), ansi.StringWidth(e)
+	}
+	if u.Model != "" {
+		model = style(ellipsis(wire.OneLine(u.Model), max(w-3-ew, 1)), "2")
+	}
+	five, n5 := windowFigure("5h", u.FiveHour, u.FiveHourAt, now)
+	seven, n7 := windowFigure("7d", u.SevenDay, u.SevenDayAt, now)
+	ctx := style("ctx", "2") + " " + dash
+	if u.Context != nil {
+		ctx = style("ctx", "2") + " " + percentFigure(*u.Context, now.Sub(u.ContextAt) > usageOld, "")
+	}
+	near := n5
+	if n7 == "31" || near == "" {
+		near = n7
+	}
+	return []string{
+		ellipsis(model+style(" · ", "2")+effort, w),
+		ellipsis(five+" "+seven, w),
+		ellipsis(ctx, w),
+	}, near
+}
+
+// windowFigure is a 5h or 7d window as "5h 85%", and the colour of its
+// warning ("33" from nearLimit, "31" at 100 %; "" when not near). A window
+// whose reset time has passed is old and not near its limit: it began
+// again since.
+func windowFigure(label string, win *wire.Window, at, now time.Time) (string, string) {
+	if win == nil {
+		return style(label, "2") + " " + style("—", "2"), ""
+	}
+	reset := false
+	if t, err := time.Parse(time.RFC3339, win.ResetsAt); err == nil && !now.Before(t) {
+		reset = true
+	}
+	near := ""
+	switch {
+	case reset:
+	case win.UsedPercentage >= 100:
+		near = "31"
+	case win.UsedPercentage >= nearLimit:
+		near = "33"
+	}
+	return style(label, "2") + " " + percentFigure(win.UsedPercentage, reset || now.Sub(at) > usageOld, near), near
+}
+
+// percentFigure is a percentage in whole numbers (cut down, so 89.9 is
+// 89 %: the mark at 90 % and the number agree), "~" before it when old,
+// "!" after it and bold in colour near when near a limit, dim when old.
+func percentFigure(v float64, old bool, near string) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return style("—", "2")
+	}
+	s := strconv.Itoa(int(math.Floor(max(v, 0)))) + "%"
+	if near != "" {
+		s += "!"
+	}
+	if old {
+		s = "~" + s
+	}
+	switch {
+	case near != "":
+		return style(s, "1", near)
+	case old:
+		return style(s, "2")
+	}
+	return s
 }
 
 func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
