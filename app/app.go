@@ -63,6 +63,7 @@ type App struct {
 	notify Notify
 	reopen string
 	needs  *needs
+	limits *limits
 
 	watchMu  sync.Mutex
 	watchers map[chan struct{}]struct{}
@@ -83,7 +84,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), watchers: map[chan struct{}]struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -173,7 +174,13 @@ func (a *App) Close() {
 // typer hands the room's deliveries to the typist.
 type typer struct{ t *seat.Typist }
 
-func (t typer) Type(d room.Delivery) { t.t.Deliver(d.Topic, d.Post, d.Role, d.Accounts) }
+func (t typer) Type(d room.Delivery) {
+	if d.First {
+		t.t.DeliverFirst(d.Topic, d.Post, d.Role, d.Accounts)
+		return
+	}
+	t.t.Deliver(d.Topic, d.Post, d.Role, d.Accounts)
+}
 
 func (a *App) accountKind(account string) (string, bool) {
 	if a.seats == nil {
@@ -223,6 +230,9 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			}
 			a.bus.publish(Event{Kind: EventRoom, Room: ev})
 			a.noteRoom(ev)
+			if ev.Kind == room.EventUsage {
+				a.checkLimit(ev.Topic, ev.Account)
+			}
 		case ev := <-seatEvents:
 			if ev.State == seat.StateRunning && ev.Argv != nil {
 				// A new launch: its context use starts again (#385).

@@ -66,6 +66,9 @@ type Delivery struct {
 	Post     wire.Post
 	Role     string
 	Accounts []string
+	// First: the post goes before the posts already waiting in each
+	// terminal (the resume instruction after a usage limit).
+	First bool
 }
 
 // Typer types posts into terminals. Type must not block: it queues.
@@ -394,6 +397,10 @@ type input struct {
 	name    string
 	account string
 	hue     *int
+	// only (fromApp): type it into these accounts' terminals alone, before
+	// what waits there; skip: into every terminal but this account's.
+	only []string
+	skip string
 }
 
 // PostAsPerson delivers an admin post from the person at the screen to
@@ -435,6 +442,30 @@ func (e *Engine) AppNotice(topic, content string) (Outcome, error) {
 		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
 	}
 	return e.deliver(r, 0, fromApp, input{content: content, name: AppName})
+}
+
+// AppNoticeAbout delivers the app's notice about account's seat to topic,
+// typed into every other seat (the seat itself is told otherwise: a seat
+// stopped at its usage limit gets the resume instruction instead).
+func (e *Engine) AppNoticeAbout(topic, account, content string) (Outcome, error) {
+	r, ok := e.Room(topic)
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
+	}
+	return e.deliver(r, 0, fromApp, input{content: content, name: AppName, skip: account})
+}
+
+// AppInstruct delivers the app's own notice addressed to one seat (name,
+// of account) and typed into that seat's terminal alone, before the posts
+// held there: the resume instruction once its usage limit is over (spec
+// 003 発言は端末へ入る, #389/#294). The room and its log see it like any
+// app notice.
+func (e *Engine) AppInstruct(topic, account, name, content string) (Outcome, error) {
+	r, ok := e.Room(topic)
+	if !ok {
+		return Outcome{}, fmt.Errorf("%w: topic %q is not open", ErrNoRoom, topic)
+	}
+	return e.deliver(r, 0, fromApp, input{content: content, name: AppName, to: []string{name}, only: []string{account}})
 }
 
 // deliver is the one path of every post.
@@ -505,7 +536,7 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	first, appendErr := e.cfg.Log.Append(r.topic, toLogPost(p))
 	r.floor.add(p, from)
 	var accounts []string
-	skip := ""
+	skip := in.skip
 	if s != nil {
 		skip = s.account
 	}
@@ -518,12 +549,15 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 		seen[st.account] = true
 		accounts = append(accounts, st.account)
 	}
+	if in.only != nil {
+		accounts = in.only
+	}
 	if appendErr != nil {
 		e.broker.publish(Event{Kind: EventLogError, Topic: r.topic, Err: appendErr.Error()})
 	}
 	e.broker.publish(Event{Kind: EventPost, Topic: r.topic, Post: p, Own: from == e.person, Role: role})
 	if e.cfg.Typer != nil {
-		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts})
+		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts, First: in.only != nil})
 	}
 	r.mu.Unlock()
 

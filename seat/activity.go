@@ -45,6 +45,9 @@ const (
 	ActWorking  = "working"
 	ActWaiting  = "waiting"
 	ActEnded    = "ended"
+	// ActLimited: the CLI stopped at its usage limit; posts wait until the
+	// limit is over (issue "Usage and limits").
+	ActLimited = "limited"
 )
 
 // What a waiting seat waits for.
@@ -61,6 +64,8 @@ const (
 	SignalEsc        = "Esc in the pane"
 	SignalAnswerKeys = "answer keys in the pane"
 	SignalReleased   = "released by the person"
+	SignalLimited    = "usage limit reached"
+	SignalUnlimited  = "usage limit over"
 )
 
 // HookEvent is what the activity reads of one hook call.
@@ -112,8 +117,10 @@ type ActivitySnapshot struct {
 	// Hold is why nothing may be typed now ("" = typing is allowed).
 	Hold string `json:"hold,omitempty"`
 	// Loaded: a resumed conversation said it loaded (SessionStart resume).
-	Loaded bool      `json:"loaded,omitempty"`
-	Since  time.Time `json:"since"`
+	Loaded bool `json:"loaded,omitempty"`
+	// LimitedUntil is when a limited seat's limit ends (zero: unknown).
+	LimitedUntil time.Time `json:"limited_until,omitzero"`
+	Since        time.Time `json:"since"`
 }
 
 // ActivityOptions are a kind's manners that the activity needs.
@@ -148,6 +155,8 @@ type Activity struct {
 	signal   string
 	since    time.Time
 	settle   time.Time     // an interrupted turn is still being wound down until then
+	limited  bool          // stopped at its usage limit
+	until    time.Time     // when the limit ends (zero: unknown)
 	typing   chan struct{} // non-nil while a post is being typed; closed at End
 	changed  chan struct{} // buffered 1
 	last     ActivitySnapshot
@@ -339,9 +348,44 @@ func isAnswerKey(b []byte) bool {
 	return len(b) == 1 && b[0] >= 0x20 && b[0] < 0x7f
 }
 
-// Release ends every wait and tool the app knows of, on the person's word.
+// Release ends every wait and tool the app knows of, and a usage limit, on
+// the person's word.
 func (a *Activity) Release() {
-	a.update(func() string { a.clearLocked(); return SignalReleased })
+	a.update(func() string { a.clearLocked(); a.limited, a.until = false, time.Time{}; return SignalReleased })
+}
+
+// SetLimited holds the seat: its CLI stopped at its usage limit, which ends
+// at until (zero: unknown). It says whether the seat was not limited yet.
+func (a *Activity) SetLimited(until time.Time) (fresh bool) {
+	a.update(func() string {
+		if a.ended || (a.limited && a.until.Equal(until)) {
+			return ""
+		}
+		fresh = !a.limited
+		a.limited, a.until = true, until
+		return SignalLimited
+	})
+	return fresh
+}
+
+// Unlimit ends a usage limit; it says whether the seat was limited.
+func (a *Activity) Unlimit() (was bool) {
+	a.update(func() string {
+		if !a.limited {
+			return ""
+		}
+		was = true
+		a.limited, a.until = false, time.Time{}
+		return SignalUnlimited
+	})
+	return was
+}
+
+// Limited says whether the seat is held at its usage limit, and until when.
+func (a *Activity) Limited() (bool, time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.limited, a.until
 }
 
 // Begin asks to type a post now: ok is false (with the reason) while the
@@ -424,6 +468,10 @@ func (a *Activity) holdLocked() string {
 	switch {
 	case a.ended:
 		return ""
+	case a.limited && a.until.IsZero():
+		return "stopped at its usage limit (until unknown)"
+	case a.limited:
+		return "stopped at its usage limit until " + a.until.Local().Format("15:04")
 	case a.o.Now().Before(a.settle):
 		return a.o.CLI + " is ending the interrupted turn"
 	case a.wait == WaitPermission:
@@ -444,6 +492,8 @@ func (a *Activity) stateLocked() string {
 	switch {
 	case a.ended:
 		return ActEnded
+	case a.limited:
+		return ActLimited
 	case a.wait != "":
 		return ActWaiting
 	case !a.started:
@@ -460,7 +510,7 @@ func (a *Activity) snapshotLocked() ActivitySnapshot {
 		tool = a.tool
 	}
 	return ActivitySnapshot{State: a.stateLocked(), Signal: a.signal, Wait: a.wait, Tools: len(a.tools) + a.anon, Tool: tool,
-		Hold: a.holdLocked(), Loaded: a.loaded, Since: a.since}
+		Hold: a.holdLocked(), Loaded: a.loaded, Since: a.since, LimitedUntil: a.until}
 }
 
 // update applies f (which returns the deciding signal, "" for no change)

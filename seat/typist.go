@@ -203,6 +203,15 @@ func (q *termQueue) stop() {
 // in accounts (the room has already left out the speaker's own), each
 // account once. It never waits.
 func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []string) {
+	t.deliver(topic, post, role, accounts, false)
+}
+
+// DeliverFirst queues a post before what already waits in each terminal.
+func (t *Typist) DeliverFirst(topic string, post wire.Post, role string, accounts []string) {
+	t.deliver(topic, post, role, accounts, true)
+}
+
+func (t *Typist) deliver(topic string, post wire.Post, role string, accounts []string, first bool) {
 	if len(accounts) == 0 {
 		return
 	}
@@ -216,7 +225,7 @@ func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []s
 		}
 		seen[a] = true
 		if q := t.terms[termKey{topic, a}]; q != nil {
-			q.push(p)
+			q.push(p, first)
 		}
 	}
 }
@@ -245,9 +254,14 @@ type queued struct {
 	post      wire.Post
 }
 
-func (q *termQueue) push(p queued) {
+func (q *termQueue) push(p queued, first bool) {
 	q.mu.Lock()
-	q.posts = append(q.posts, p)
+	if first {
+		// Before the head: a head being typed now is popped by its id.
+		q.posts = append([]queued{p}, q.posts...)
+	} else {
+		q.posts = append(q.posts, p)
+	}
 	q.reportLocked()
 	q.mu.Unlock()
 	notifyChan(q.ready)
@@ -271,10 +285,20 @@ func (q *termQueue) head() (queued, bool) {
 	}
 }
 
-func (q *termQueue) pop() {
+// pop removes p, the post just typed (the first of its id: a post queued
+// first meanwhile may stand before it).
+func (q *termQueue) pop(p queued) {
 	q.mu.Lock()
-	q.posts[0] = queued{}
-	q.posts = q.posts[1:]
+	i := 0
+	for j, x := range q.posts {
+		if x.post.MessageID == p.post.MessageID {
+			i = j
+			break
+		}
+	}
+	if i < len(q.posts) {
+		q.posts = append(q.posts[:i], q.posts[i+1:]...)
+	}
 	q.reportLocked()
 	q.mu.Unlock()
 }
@@ -382,7 +406,7 @@ func (t *Typist) typeLoop(q *termQueue) {
 		} else if t.opts.OnTyped != nil {
 			t.opts.OnTyped(q.topic, q.account, p.post)
 		}
-		q.pop()
+		q.pop(p)
 	}
 }
 

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"pullcept/room"
+	"pullcept/room/wire"
+	"pullcept/seat"
+)
+
+// A seat whose window reaches 100 % is limited: the room is told in the
+// app's words with the reset time, posts for it are held (visible as
+// held), and when the limit is over the release is told, the resume
+// instruction is typed first, then the held post.
+func TestUsageLimitHoldsAndResumes(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty -echo; cat"}}
+	a := newApp(t, []seat.Account{{ID: "lay", Name: "Lay", Kind: seat.KindCLI, Command: "my-cli"}}, st)
+	var mu sync.Mutex
+	var release func()
+	a.limits.after = func(d time.Duration, f func()) *time.Timer {
+		mu.Lock()
+		release = f
+		mu.Unlock()
+		return time.NewTimer(time.Hour) // the test fires f itself
+	}
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "lay"); err != nil {
+		t.Fatal(err)
+	}
+	lay, _, err := websocket.DefaultDialer.Dial(a.URL(), http.Header{"Authorization": {"Bearer " + a.Token()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lay.Close()
+	if err := lay.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Lay", Room: topic, AccountID: "lay"}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
+			break
+		}
+	}
+	post := func(want string) string {
+		t.Helper()
+		for {
+			if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomPost && strings.Contains(ev.Room.Post.Content, want) {
+				if ev.Room.Post.Speaker != room.AppName || ev.Room.Role != wire.RoleApp {
+					t.Fatalf("%q came from %q as %q", want, ev.Room.Post.Speaker, ev.Room.Role)
+				}
+				return ev.Room.Post.MessageID
+			}
+		}
+	}
+	pane, err := a.Pane(topic, "lay")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	reset := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	a.engine.RecordUsage(topic, "lay", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
+	notice := post("Lay が利用上限で止まりました。解除予定 " + reset.Local().Format("15:04"))
+	s, _ := a.seats.Seat(topic, "lay")
+	if snap := s.Activity.Snapshot(); snap.State != seat.ActLimited || !strings.Contains(snap.Hold, "usage limit") {
+		t.Fatalf("activity %+v", snap)
+	}
+	// The same figures again say nothing twice.
+	a.engine.RecordUsage(topic, "lay", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
+
+	if o, err := a.Post(topic, "held for Lay", notice); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n, why := a.typist.Held(topic, "lay"); n == 1 && strings.Contains(why, "usage limit") {
+			break
+		}
+		if time.Now().After(deadline) {
+			n, why := a.typist.Held(topic, "lay")
+			t.Fatalf("held %d (%q)", n, why)
+		}
+		time.Sleep(5 * time.Millisecond) // the typist reports its hold by callback only
+	}
+	if strings.Contains(pane.Render(), "held for Lay") {
+		t.Fatal("a post was typed into a limited seat")
+	}
+
+	mu.Lock()
+	f := release
+	mu.Unlock()
+	if f == nil {
+		t.Fatal("no release was scheduled for the reset time")
+	}
+	f()
+	post("Lay の利用上限が解除されました")
+	deadline = time.Now().Add(15 * time.Second)
+	for {
+		screen := pane.Render()
+		i, j := strings.Index(screen, "利用上限が解除されました。上限で止まる前"), strings.Index(screen, "held for Lay")
+		if i >= 0 && j >= 0 {
+			if i > j {
+				t.Fatalf("the held post was typed before the resume instruction:\n%s", screen)
+			}
+			if strings.Count(screen, "上限で止まる前") != 1 {
+				t.Fatalf("the resume instruction was typed more than once:\n%s", screen)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the release the pane shows:\n%s", screen)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the screen: no event says a PTY echoed
+	}
+	if snap := s.Activity.Snapshot(); snap.State == seat.ActLimited {
+		t.Fatalf("still limited: %+v", snap)
+	}
+}
