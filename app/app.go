@@ -141,7 +141,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	}
 	a.log.Info("room socket listening", "addr", a.sock.Addr())
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
-		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane}, accounts)
+		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
+		OnUsage: a.seatUsage}, accounts)
 	a.sock.SetHooks(a.seats)
 	ctx, a.cancel = context.WithCancel(ctx)
 	// Subscribed before Start returns: an event published by the first

@@ -83,6 +83,10 @@ type ManagerOptions struct {
 	// StartPane starts a launch's process; nil means StartPane (a real
 	// PTY). Tests put a fake process starter here.
 	StartPane func(ctx context.Context, spec PaneSpec) (*Pane, error)
+	// OnUsage takes a seat's usage figures (Codex: from its rollout file,
+	// codex_usage.go), called from the seat's own goroutine; nil = not
+	// watched.
+	OnUsage func(topic, account string, r UsageReport)
 }
 
 // Manager runs seats. Its methods are safe for concurrent use.
@@ -323,6 +327,7 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 
 	idCtx, cancelID := context.WithCancel(context.Background())
 	s.cancelID = cancelID
+	m.watchUsage(idCtx, topic, acc, l.TranscriptRoot, l.SessionID) // a resume: its id is known
 	if l.CaptureID {
 		m.wg.Add(1)
 		go func() { // Codex picks its own id: learn it from its rollout file
@@ -334,6 +339,7 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 			s.mu.Lock()
 			s.Launch.SessionID = id
 			s.mu.Unlock()
+			m.watchUsage(idCtx, topic, acc, l.TranscriptRoot, id)
 			if err := RecordSession(m.o.Store, l, id); err != nil {
 				m.o.Log.Error("record codex session", "err", err)
 				return
