@@ -49,7 +49,7 @@ func TestTUIShowsHolds(t *testing.T) {
 	})
 	r.text("@Ask yes, are you there?")
 	r.keys("Enter")
-	r.waitText("Ask · cli · running · waiting for permission · 1 held — waiting for") // the title is cut at the pane's width
+	r.waitText("1 Ask · cli · running · waiting for permission · 1 held — waiting") // pane 1; the title is cut at the pane's width
 	r.waitFor("the held count in the participants", func(scr string) bool {
 		return regexp.MustCompile(`● Ask +1 held`).MatchString(scr)
 	})

@@ -24,6 +24,7 @@ const (
 	ctxDialog                   // a confirmation dialog is open
 	ctxRename                   // renaming a topic inline
 	ctxHelp                     // the help overlay is open
+	ctxNumbers                  // the pane numbers are shown (prefix #)
 )
 
 var ctxTitles = map[keyCtx]string{
@@ -38,9 +39,10 @@ var ctxTitles = map[keyCtx]string{
 	ctxDialog:     "Confirmation dialog",
 	ctxRename:     "Renaming a topic",
 	ctxHelp:       "Help overlay",
+	ctxNumbers:    "Pane numbers shown (prefix #)",
 }
 
-var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp}
+var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp, ctxNumbers}
 
 type action int
 
@@ -65,6 +67,8 @@ const (
 	actHelp
 	actNotices
 	actQuit
+	actNextLayout
+	actPaneNumbers
 	actDetach
 	actEditor
 	actScrollMode
@@ -111,13 +115,15 @@ var bindings = []binding{
 	{ctxPrefix, []string{"c"}, actNewTopic, "new topic"},
 	{ctxPrefix, []string{"n"}, actNextTopic, "next topic in the list"},
 	{ctxPrefix, []string{"p"}, actPrevTopic, "previous topic in the list"},
-	{ctxPrefix, []string{"o", "tab"}, actFocusNext, "focus the next area (input, room, panes, topics, participants)"},
+	{ctxPrefix, []string{"o", "tab"}, actFocusNext, "focus the next area (input, room, panes (hidden ones too: focused, one comes on screen), topics, participants)"},
 	{ctxPrefix, []string{"O", "shift+tab"}, actFocusPrev, "focus the previous area"},
 	{ctxPrefix, []string{"i"}, actFocusInput, "focus the input line"},
 	{ctxPrefix, []string{"w"}, actFocusTopics, "focus the topic list"},
 	{ctxPrefix, []string{"r"}, actFocusRoom, "focus the room pane"},
 	{ctxPrefix, []string{"a"}, actFocusParts, "focus the participants"},
 	{ctxPrefix, []string{"z"}, actZoom, "zoom the focused pane or the room (again: unzoom)"},
+	{ctxPrefix, []string{"space"}, actNextLayout, "next pane layout: tiled, even-horizontal, even-vertical, main-vertical (the status line names it)"},
+	{ctxPrefix, []string{"#"}, actPaneNumbers, "show the pane numbers for a moment (like tmux's display-panes); a digit then focuses that pane"},
 	{ctxPrefix, []string{"s"}, actStartSeat, "start the selected participant's seat in this topic"},
 	{ctxPrefix, []string{"x"}, actStopSeat, "stop the selected participant's seat"},
 	{ctxPrefix, []string{"R"}, actRestartSeat, "restart the selected participant's seat"},
@@ -207,10 +213,14 @@ var bindings = []binding{
 	{ctxHelp, []string{"pgup"}, actPgUp, "scroll up a page"},
 	{ctxHelp, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
 	{ctxHelp, []string{"esc", "q", "?", "enter"}, actClose, "close the help"},
+
+	{ctxNumbers, []string{"digit"}, actPick, "focus that pane: 1–9, 0 for the tenth (a hidden pane comes on screen)"},
+	{ctxNumbers, []string{"esc"}, actClose, "hide the numbers"},
+	{ctxNumbers, []string{"any"}, actNone, "any other key hides the numbers and does what it does"},
 }
 
 // pseudoKey marks table entries that describe a class of keys, not a key.
-var pseudoKey = map[string]bool{"text": true, "any": true, "prefix": true}
+var pseudoKey = map[string]bool{"text": true, "any": true, "prefix": true, "digit": true}
 
 // lookup finds the action of key in ctx. In ctxPrefix the key equal to the
 // prefix itself is actSendPrefix.
@@ -238,6 +248,9 @@ func keyLabel(ctx keyCtx, k, prefix string) string {
 	}
 	if k == "prefix" {
 		return prefix
+	}
+	if k == "digit" {
+		return "1 … 9, 0"
 	}
 	if ctx == ctxPrefix {
 		return prefix + " " + k

@@ -1,5 +1,7 @@
 package tui
 
+import "math"
+
 // Layout is plain data: given the screen size and what is shown, it yields
 // rectangles. Nothing here draws. Columns of the body that no rectangle
 // covers are separators (drawn as │).
@@ -32,7 +34,24 @@ type layoutIn struct {
 	InputLines int  // lines the input holds
 	// Zoom: 0 none, zoomRoom the room, zoomPane+i pane i.
 	Zoom int
+	// PaneLayout is how panes share their area (layoutTiled, …).
+	PaneLayout int
+	// Spare is the pane shown in the last place when not every pane fits
+	// and it is one of the hidden ones (the focused pane, so focus always
+	// brings a pane on screen); otherwise the first panes that fit show.
+	Spare int
 }
+
+// Pane layouts, as tmux names them; prefix space cycles them.
+const (
+	layoutTiled          = iota // a grid, each pane about a terminal's shape
+	layoutEvenHorizontal        // side by side, widths shared evenly
+	layoutEvenVertical          // stacked, heights shared evenly
+	layoutMainVertical          // the first pane large on the left, the others stacked on the right
+	layoutCount
+)
+
+var layoutNames = [layoutCount]string{"tiled", "even-horizontal", "even-vertical", "main-vertical"}
 
 const (
 	zoomNone = 0
@@ -43,7 +62,13 @@ const (
 // Layout is the screen's rectangles.
 type Layout struct {
 	Topics, Room, Parts, Status, Input Rect
-	Panes                              []Rect
+	// Panes has one rectangle per pane; a hidden pane's is empty.
+	Panes []Rect
+	// PaneArea is where the panes go (their rectangles, separators and
+	// the strip); Strip, its last row when some panes are hidden, names
+	// them; Hidden are their indexes, in order.
+	PaneArea, Strip Rect
+	Hidden          []int
 	// Body is everything above the status line.
 	Body Rect
 }
@@ -56,6 +81,13 @@ const (
 	minRoomWidth = 30
 	minPaneWidth = 40
 	minPaneRows  = 4
+	// The smallest pane drawn: 20x5 inside, under its title row. Panes
+	// that do not fit at that size are hidden and named on the strip.
+	paneMinW = 20
+	paneMinH = 6
+	// paneAspect is the width/height the tiled layout aims each pane at
+	// (a terminal's 80x24).
+	paneAspect = 80.0 / 24.0
 )
 
 func computeLayout(in layoutIn) Layout {
@@ -117,34 +149,155 @@ func computeLayout(in layoutIn) Layout {
 		l.Room = Rect{X: main.X, Y: main.Y, W: main.W, H: roomH}
 		region = Rect{X: main.X, Y: main.Y + roomH, W: main.W, H: main.H - roomH}
 	}
-	n := in.Panes
-	each := (region.W - (n - 1)) / n
-	if n > 1 && (each >= 80 || (each >= minPaneWidth && region.H/n < minPaneRows)) {
-		// Side by side when each pane still gets a full terminal width,
-		// or when stacking would leave them too short.
-		w := (region.W - (n - 1)) / n
-		x := region.X
-		for i := range n {
-			pw := w
-			if i == n-1 {
-				pw = region.X + region.W - x
-			}
-			l.Panes[i] = Rect{X: x, Y: region.Y, W: pw, H: region.H}
-			x += pw + 1
-		}
-		return l
-	}
-	// Stacked; panes that get fewer than minPaneRows rows are not shown.
-	shown := min(n, max(region.H/minPaneRows, 1))
-	h := region.H / shown
-	y := region.Y
-	for i := range shown {
-		ph := h
-		if i == shown-1 {
-			ph = region.Y + region.H - y
-		}
-		l.Panes[i] = Rect{X: region.X, Y: y, W: region.W, H: ph}
-		y += ph
-	}
+	l.PaneArea = region
+	l.Strip, l.Hidden = placePanes(l.Panes, region, in.PaneLayout, in.Spare)
 	return l
+}
+
+// placePanes lays len(out) panes out in area with layout kind. When not
+// every pane fits at paneMinW x paneMinH, the last row of area becomes the
+// strip and as many panes as fit above it show: the first ones, the last
+// place going to spare when spare is one of the others. It returns the
+// strip and the hidden panes' indexes.
+func placePanes(out []Rect, area Rect, kind, spare int) (Rect, []int) {
+	n := len(out)
+	if n == 0 || area.Empty() {
+		return Rect{}, nil
+	}
+	if kind < 0 || kind >= layoutCount {
+		kind = layoutTiled
+	}
+	var strip Rect
+	k := max(paneCapacity(kind, area.W, area.H, n), 1) // too small for any: one pane anyway, in all of it
+	if k < n && area.H >= 2 {
+		strip = Rect{X: area.X, Y: area.Y + area.H - 1, W: area.W, H: 1}
+		area.H--
+		k = max(paneCapacity(kind, area.W, area.H, n), 1)
+	}
+	shown := make([]int, k)
+	for i := range shown {
+		shown[i] = i
+	}
+	if spare >= k && spare < n {
+		shown[k-1] = spare
+	}
+	for i, r := range arrange(kind, area, k) {
+		out[shown[i]] = r
+	}
+	var hidden []int
+	for i := range n {
+		if out[i].Empty() {
+			hidden = append(hidden, i)
+		}
+	}
+	if len(hidden) == 0 {
+		strip = Rect{}
+	}
+	return strip, hidden
+}
+
+// paneCapacity is how many of n panes fit in w x h with layout kind.
+func paneCapacity(kind, w, h, n int) int {
+	cols, rows := (w+1)/(paneMinW+1), h/paneMinH
+	if cols <= 0 || rows <= 0 {
+		return 0
+	}
+	switch kind {
+	case layoutEvenHorizontal:
+		return min(n, cols)
+	case layoutEvenVertical:
+		return min(n, rows)
+	case layoutMainVertical:
+		if n == 1 || cols < 2 {
+			return 1
+		}
+		return min(n, 1+rows)
+	}
+	return min(n, cols*rows)
+}
+
+// arrange cuts area into k rectangles with layout kind, in pane order.
+// Side by side panes have a separator column between them; stacked ones
+// are parted by their title rows.
+func arrange(kind int, area Rect, k int) []Rect {
+	var out []Rect
+	row := func(y, h, cnt int) {
+		x := area.X
+		for _, w := range spread(area.W, cnt, 1) {
+			out = append(out, Rect{X: x, Y: y, W: w, H: h})
+			x += w + 1
+		}
+	}
+	switch {
+	case k == 1:
+		out = append(out, area)
+	case kind == layoutEvenHorizontal:
+		row(area.Y, area.H, k)
+	case kind == layoutEvenVertical:
+		y := area.Y
+		for _, h := range spread(area.H, k, 0) {
+			out = append(out, Rect{X: area.X, Y: y, W: area.W, H: h})
+			y += h
+		}
+	case kind == layoutMainVertical:
+		rightW := (area.W - 1) / 2
+		mainW := area.W - 1 - rightW
+		out = append(out, Rect{X: area.X, Y: area.Y, W: mainW, H: area.H})
+		y := area.Y
+		for _, h := range spread(area.H, k-1, 0) {
+			out = append(out, Rect{X: area.X + mainW + 1, Y: y, W: rightW, H: h})
+			y += h
+		}
+	default:
+		rows, cols := tiledGrid(area.W, area.H, k)
+		y := area.Y
+		for r, h := range spread(area.H, rows, 0) {
+			row(y, h, min(cols, k-r*cols)) // the last row's panes share its width
+			y += h
+		}
+	}
+	return out
+}
+
+// tiledGrid is the grid of rows x cols (no empty row) for k panes that
+// fits them at the minimum size and makes each closest to a terminal's
+// shape; when none fits, the squarest.
+func tiledGrid(w, h, k int) (int, int) {
+	bestR, bestC, best := 0, 0, math.Inf(1)
+	for r := 1; r <= k; r++ {
+		c := (k + r - 1) / r
+		if (r-1)*c >= k {
+			continue
+		}
+		cw, ch := (w-(c-1))/c, h/r
+		if cw < paneMinW || ch < paneMinH {
+			continue
+		}
+		if d := math.Abs(math.Log(float64(cw) / float64(ch) / paneAspect)); d < best {
+			bestR, bestC, best = r, c, d
+		}
+	}
+	if bestR == 0 {
+		bestC = int(math.Ceil(math.Sqrt(float64(k))))
+		bestR = (k + bestC - 1) / bestC
+	}
+	return bestR, bestC
+}
+
+// spread shares total cells among k parts with gap cells between them, so
+// the parts differ by at most one (the last ones get the remainder).
+func spread(total, k, gap int) []int {
+	if k <= 0 {
+		return nil
+	}
+	avail := max(total-gap*(k-1), 0)
+	base, rem := avail/k, avail%k
+	out := make([]int, k)
+	for i := range out {
+		out[i] = base
+		if i >= k-rem {
+			out[i]++
+		}
+	}
+	return out
 }

@@ -1,6 +1,10 @@
 package tui
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
 
 func TestLayoutTable(t *testing.T) {
 	cases := []struct {
@@ -57,11 +61,11 @@ func layoutEqual(a, b Layout) bool {
 func TestLayoutNeverBreaks(t *testing.T) {
 	for w := 1; w <= 260; w += 3 {
 		for h := 1; h <= 80; h += 2 {
-			for panes := 0; panes <= 4; panes++ {
+			for panes := 0; panes <= 9; panes++ {
 				for _, side := range []bool{false, true} {
 					in := layoutIn{W: w, H: h, Topics: side, Parts: side, Panes: panes, InputLines: h % 9}
 					l := computeLayout(in)
-					rects := append([]Rect{l.Topics, l.Room, l.Parts, l.Status, l.Input}, l.Panes...)
+					rects := append([]Rect{l.Topics, l.Room, l.Parts, l.Status, l.Input, l.Strip}, l.Panes...)
 					for i, a := range rects {
 						if a.Empty() {
 							continue
@@ -83,6 +87,195 @@ func TestLayoutNeverBreaks(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestPaneLayoutsAtNamedSizes: each layout at the sizes the issue names,
+// with the side panels shown (as at start-up): the hidden count, and the
+// invariants of checkPanes.
+func TestPaneLayoutsAtNamedSizes(t *testing.T) {
+	cases := []struct {
+		w, h, n int
+		hidden  [layoutCount]int // tiled, even-horizontal, even-vertical, main-vertical
+	}{
+		{100, 30, 8, [layoutCount]int{2, 6, 5, 4}},
+		{60, 20, 3, [layoutCount]int{2, 2, 2, 2}},
+		{120, 40, 1, [layoutCount]int{0, 0, 0, 0}},
+		{120, 40, 2, [layoutCount]int{0, 0, 0, 0}},
+		{120, 40, 4, [layoutCount]int{0, 2, 0, 0}},
+		{80, 24, 1, [layoutCount]int{0, 0, 0, 0}},
+		{80, 24, 2, [layoutCount]int{0, 1, 0, 1}},
+		{80, 24, 4, [layoutCount]int{2, 3, 2, 3}},
+	}
+	for _, c := range cases {
+		for kind := range layoutCount {
+			in := layoutIn{W: c.w, H: c.h, Topics: true, Parts: true, Panes: c.n, PaneLayout: kind}
+			l := computeLayout(in)
+			name := fmt.Sprintf("%dx%d %d panes %s", c.w, c.h, c.n, layoutNames[kind])
+			if len(l.Hidden) != c.hidden[kind] {
+				t.Errorf("%s: hidden %v, want %d", name, l.Hidden, c.hidden[kind])
+			}
+			checkPanes(t, name, in, l)
+			// Every hidden pane, given the last place, shows; the
+			// others keep their places.
+			for _, h := range l.Hidden {
+				in2 := in
+				in2.Spare = h
+				l2 := computeLayout(in2)
+				checkPanes(t, name+fmt.Sprintf(" spare %d", h), in2, l2)
+				if l2.Panes[h].Empty() || len(l2.Hidden) != len(l.Hidden) {
+					t.Errorf("%s: spare %d: %+v hidden %v", name, h, l2.Panes, l2.Hidden)
+				}
+				for i, r := range l.Panes {
+					if !r.Empty() && !l2.Panes[i].Empty() && r != l2.Panes[i] {
+						t.Errorf("%s: spare %d moved pane %d from %+v to %+v", name, h, i, r, l2.Panes[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPaneLayoutsEverywhere: the invariants at many sizes and counts, with
+// and without the side panels.
+func TestPaneLayoutsEverywhere(t *testing.T) {
+	for w := 20; w <= 260; w += 7 {
+		for h := 6; h <= 80; h += 3 {
+			for n := 1; n <= 12; n++ {
+				for kind := range layoutCount {
+					for _, side := range []bool{false, true} {
+						in := layoutIn{W: w, H: h, Topics: side, Parts: side, Panes: n, PaneLayout: kind, Spare: n - 1}
+						checkPanes(t, fmt.Sprintf("%+v", in), in, computeLayout(in))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestSpread(t *testing.T) {
+	for total := 0; total < 60; total++ {
+		for k := 1; k < 9; k++ {
+			for _, gap := range []int{0, 1} {
+				s := spread(total, k, gap)
+				sum := gap * (k - 1)
+				for _, v := range s {
+					sum += v
+					if v < s[0] || v > s[0]+1 {
+						t.Fatalf("spread(%d, %d, %d) = %v: sizes differ by more than one", total, k, gap, s)
+					}
+				}
+				if total >= gap*(k-1) && sum != total {
+					t.Fatalf("spread(%d, %d, %d) = %v: sum %d", total, k, gap, s, sum)
+				}
+			}
+		}
+	}
+}
+
+// checkPanes: shown panes lie inside the pane area above the strip and do
+// not overlap; the strip is the area's last row exactly when some panes
+// are hidden; shown plus hidden is every pane; every shown pane has the
+// minimum size when the area has room for one; sizes differ by at most one
+// cell the way each layout shares them; the cells of the area are all
+// panes or separator columns between two panes.
+func checkPanes(t *testing.T, name string, in layoutIn, l Layout) {
+	t.Helper()
+	a := l.PaneArea
+	if a.Empty() {
+		return
+	}
+	if (len(l.Hidden) > 0) != !l.Strip.Empty() && a.H >= 2 {
+		t.Errorf("%s: hidden %v, strip %+v", name, l.Hidden, l.Strip)
+	}
+	above := a
+	if !l.Strip.Empty() {
+		if l.Strip != (Rect{X: a.X, Y: a.Y + a.H - 1, W: a.W, H: 1}) {
+			t.Errorf("%s: strip %+v in area %+v", name, l.Strip, a)
+		}
+		above.H--
+	}
+	var shown []Rect
+	for i, r := range l.Panes {
+		if r.Empty() {
+			if !slices.Contains(l.Hidden, i) {
+				t.Errorf("%s: pane %d neither shown nor hidden", name, i)
+			}
+			continue
+		}
+		if slices.Contains(l.Hidden, i) {
+			t.Errorf("%s: pane %d shown and hidden", name, i)
+		}
+		if r.X < above.X || r.Y < above.Y || r.X+r.W > above.X+above.W || r.Y+r.H > above.Y+above.H {
+			t.Errorf("%s: pane %d %+v outside %+v", name, i, r, above)
+		}
+		if above.W >= paneMinW && above.H >= paneMinH && (r.W < paneMinW || r.H < paneMinH) {
+			t.Errorf("%s: pane %d %+v smaller than %dx%d", name, i, r, paneMinW, paneMinH)
+		}
+		for _, o := range shown {
+			if r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H {
+				t.Errorf("%s: panes %+v and %+v overlap", name, r, o)
+			}
+		}
+		shown = append(shown, r)
+	}
+	if len(shown) == 0 {
+		t.Errorf("%s: no pane shown", name)
+		return
+	}
+	// Cells: a pane, or a separator between panes left and right of it.
+	covered := func(x, y int) bool {
+		for _, r := range shown {
+			if r.Contains(x, y) {
+				return true
+			}
+		}
+		return false
+	}
+	for y := above.Y; y < above.Y+above.H; y++ {
+		for x := above.X; x < above.X+above.W; x++ {
+			if !covered(x, y) && !(covered(x-1, y) && covered(x+1, y)) {
+				t.Errorf("%s: cell %d,%d wasted", name, x, y)
+				return
+			}
+		}
+	}
+	// Even sizes.
+	within1 := func(what string, vs []int) {
+		if len(vs) == 0 {
+			return
+		}
+		lo, hi := slices.Min(vs), slices.Max(vs)
+		if hi-lo > 1 {
+			t.Errorf("%s: %s %v differ by more than one", name, what, vs)
+		}
+	}
+	var ws, hs []int
+	rows := map[int][]int{} // widths by row
+	for _, r := range shown {
+		ws, hs = append(ws, r.W), append(hs, r.H)
+		rows[r.Y] = append(rows[r.Y], r.W)
+	}
+	switch in.PaneLayout {
+	case layoutEvenHorizontal:
+		within1("widths", ws)
+		within1("heights", hs)
+	case layoutEvenVertical:
+		within1("heights", hs)
+		within1("widths", ws)
+	case layoutMainVertical:
+		if len(shown) > 1 {
+			within1("stacked heights", hs[1:])
+			within1("stacked widths", ws[1:])
+			if shown[0].H != above.H || shown[0].W < ws[1] {
+				t.Errorf("%s: main pane %+v, others %v wide", name, shown[0], ws[1:])
+			}
+		}
+	default:
+		within1("heights", hs)
+		for y, rw := range rows {
+			within1(fmt.Sprintf("widths in row %d", y), rw)
 		}
 	}
 }

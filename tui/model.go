@@ -105,9 +105,18 @@ type model struct {
 	// seats and on each app.RoomUsage event of that topic.
 	usage map[string]app.Usage
 
-	focus      focusKind
-	paneIdx    int
-	zoom       int
+	focus   focusKind
+	paneIdx int
+	zoom    int
+	// paneLayout is how the panes share their area (prefix space cycles);
+	// paneSpare the pane shown in the last place when some are hidden
+	// (the last hidden one focused); numbers: the pane numbers are shown
+	// (prefix #) and a digit focuses that pane; numbersSeq tells their
+	// timeout from an older one's.
+	paneLayout int
+	paneSpare  int
+	numbers    bool
+	numbersSeq int
 	showTopics bool
 	showParts  bool
 	armed      bool
@@ -199,7 +208,7 @@ func (m *model) show(topic string) {
 	if m.focus == focusPane {
 		m.focus = focusInput
 	}
-	m.paneIdx = 0
+	m.paneIdx, m.paneSpare, m.numbers = 0, 0, false
 	if m.onShow != nil {
 		m.onShow(topic)
 	}
@@ -434,6 +443,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case expireMsg:
 		if m.status == msg.text {
 			m.status = ""
+		}
+		return nil
+	case numbersOffMsg:
+		if msg.seq == m.numbersSeq {
+			m.numbers = false
 		}
 		return nil
 	case tea.WindowSizeMsg:
@@ -692,10 +706,17 @@ func (m *model) sync() tea.Cmd {
 	if m.zoom >= zoomPane && m.zoom-zoomPane >= len(panes) {
 		m.zoom = zoomNone
 	}
-	in := layoutIn{W: m.w, H: m.h, Topics: m.showTopics, Parts: m.showParts, Panes: len(panes), Zoom: m.zoom}
+	in := layoutIn{W: m.w, H: m.h, Topics: m.showTopics, Parts: m.showParts, Panes: len(panes), Zoom: m.zoom,
+		PaneLayout: m.paneLayout, Spare: m.paneSpare}
 	rows, _, _ := m.input.layout(max(m.w-2, 2))
 	in.InputLines = len(rows)
 	m.lay = computeLayout(in)
+	if m.focus == focusPane && m.paneIdx < len(panes) && m.lay.Panes[m.paneIdx].Empty() && !m.lay.PaneArea.Empty() {
+		// A hidden pane took focus: it comes on screen in the last place.
+		m.paneSpare = m.paneIdx
+		in.Spare = m.paneSpare
+		m.lay = computeLayout(in)
+	}
 	for i, s := range panes {
 		r := m.lay.Panes[i].Inner()
 		if r.Empty() {
@@ -809,6 +830,17 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.do(act, ctxPrefix)
 	}
+	if m.numbers {
+		m.numbers = false
+		if n, ok := paneDigit(k); ok {
+			m.focusNumber(n)
+			return nil
+		}
+		if act, ok := lookup(ctxNumbers, k, m.prefix); ok && act == actClose {
+			return nil
+		}
+		// Any other key hides the numbers and goes on as usual.
+	}
 	if k == m.prefix {
 		m.armed = true
 		return nil
@@ -881,11 +913,57 @@ func pasteBytes(p Pane, s string) []byte {
 	return []byte(start + s + end)
 }
 
-// focusOrder is the cycle prefix o walks.
+// numbersOffMsg hides the pane numbers shown by the prefix # of seq.
+type numbersOffMsg struct{ seq int }
+
+// paneNumbersTime is how long prefix # shows the pane numbers.
+const paneNumbersTime = 2 * time.Second
+
+// later delivers msg after d (expireAfter when set: tests run it at once
+// or not at all).
+func (m *model) later(d time.Duration, msg tea.Msg) tea.Cmd {
+	if m.expireAfter == nil {
+		return tea.Tick(d, func(time.Time) tea.Msg { return msg })
+	}
+	return m.expireAfter(d, msg)
+}
+
+// paneDigit is the pane number a digit key stands for: 1–9, and 0 for 10.
+func paneDigit(k string) (int, bool) {
+	if len(k) != 1 || k[0] < '0' || k[0] > '9' {
+		return 0, false
+	}
+	if k == "0" {
+		return 10, true
+	}
+	return int(k[0] - '0'), true
+}
+
+// focusNumber focuses pane n (counted from 1, as the titles and the strip
+// number them), bringing it on screen when it was hidden.
+func (m *model) focusNumber(n int) {
+	if n < 1 || n > len(m.panes()) {
+		m.status = fmt.Sprintf("no pane %d here (%d panes)", n, len(m.panes()))
+		return
+	}
+	m.setFocus(focusPane, n-1)
+}
+
+// nextLayout cycles the pane layouts (prefix space).
+func (m *model) nextLayout() {
+	m.paneLayout = (m.paneLayout + 1) % layoutCount
+	m.status = "layout: " + layoutNames[m.paneLayout]
+	if len(m.panes()) == 0 {
+		m.status += " (for the terminal panes; none here yet)"
+	}
+}
+
+// focusOrder is the cycle prefix o walks: hidden panes too (focusing one
+// brings it on screen).
 func (m *model) focusOrder() [][2]int {
 	out := [][2]int{{int(focusInput), 0}, {int(focusRoom), 0}}
 	for i := range m.panes() {
-		if !m.lay.Panes[i].Empty() || m.zoom != zoomNone {
+		if !m.lay.PaneArea.Empty() || m.zoom != zoomNone {
 			out = append(out, [2]int{int(focusPane), i})
 		}
 	}
@@ -1315,6 +1393,19 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 	case actNotices:
 		m.help, m.helpNotices = true, true
 		m.helpOff = max(len(m.notices)-(m.h-3), 0) // the newest in view
+	case actNextLayout:
+		m.nextLayout()
+	case actPaneNumbers:
+		if m.help || m.dlg != nil || m.renaming != "" {
+			return nil // the digit belongs to what is open
+		}
+		if len(m.panes()) == 0 {
+			m.status = "no terminal panes here to number"
+			return nil
+		}
+		m.numbers = true
+		m.numbersSeq++
+		return m.later(paneNumbersTime, numbersOffMsg{seq: m.numbersSeq})
 	case actQuit:
 		return m.askQuit()
 	case actDetach:
@@ -1419,6 +1510,13 @@ func (m *model) click(ms tea.Mouse) tea.Cmd {
 		top := partsTop(owner, m.psel, m.lay.Parts.H-1)
 		if i := y - m.lay.Parts.Y - 1 + top; y > m.lay.Parts.Y && i < len(owner) {
 			m.psel = owner[i]
+		}
+	case m.lay.Strip.Contains(x, y):
+		// A name on the strip focuses that hidden pane.
+		for _, it := range m.stripItems() {
+			if x >= m.lay.Strip.X+it.x && x < m.lay.Strip.X+it.x+it.w {
+				m.setFocus(focusPane, it.pane)
+			}
 		}
 	default:
 		for i, r := range m.lay.Panes {

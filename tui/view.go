@@ -54,6 +54,7 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 			add(r, m.drawPane(panes[i], i, r))
 		}
 	}
+	add(l.Strip, []string{m.drawStrip(l.Strip.W)})
 	add(l.Status, []string{m.drawStatus(l.Status.W)})
 	inLines, cx, cy := m.drawInput(l.Input)
 	add(l.Input, inLines)
@@ -108,6 +109,9 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 				}
 			}
 		}
+	}
+	if m.numbers && !m.help && m.dlg == nil {
+		m.overlayNumbers(rows)
 	}
 	if cur != nil {
 		cur.Blink = false
@@ -405,7 +409,7 @@ func percentFigure(v float64, old bool, near string) string {
 
 func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	focused := m.focus == focusPane && m.paneIdx == i
-	title := fmt.Sprintf("%s · %s · %s", wire.OneLine(s.Name), s.Kind, s.State)
+	title := fmt.Sprintf("%d %s · %s · %s", i+1, wire.OneLine(s.Name), s.Kind, s.State)
 	if a := activityText(s); a != "" {
 		title += " · " + a
 	}
@@ -421,6 +425,75 @@ func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	out := []string{header(title, r.W, focused)}
 	out = append(out, strings.Split(m.paneText[s.Pane], "\n")...)
 	return out
+}
+
+// stripItem is one hidden pane named on the strip: "7 Eta" at x (from the
+// strip's left), w cells wide.
+type stripItem struct {
+	pane, x, w int
+	text       string
+}
+
+// stripHead is the strip's start: how many panes are hidden.
+func (m *model) stripHead() string { return fmt.Sprintf("+%d: ", len(m.lay.Hidden)) }
+
+// stripItems are the hidden panes as the strip names them, numbered as
+// the titles number panes.
+func (m *model) stripItems() []stripItem {
+	panes := m.panes()
+	var out []stripItem
+	x := ansi.StringWidth(m.stripHead())
+	for _, i := range m.lay.Hidden {
+		if i >= len(panes) {
+			continue
+		}
+		t := fmt.Sprintf("%d %s", i+1, wire.OneLine(panes[i].Name))
+		w := ansi.StringWidth(t)
+		out = append(out, stripItem{pane: i, x: x, w: w, text: t})
+		x += w + 3 // " · "
+	}
+	return out
+}
+
+// drawStrip names the hidden panes: "+2: 7 Eta · 8 Lin", cut with … when
+// long.
+func (m *model) drawStrip(w int) string {
+	var names []string
+	for _, it := range m.stripItems() {
+		names = append(names, it.text)
+	}
+	line := m.stripHead() + strings.Join(names, " · ")
+	if tail := "  (" + m.prefix + " o / " + m.prefix + " # reach them)"; ansi.StringWidth(line+tail) <= w {
+		line += tail
+	}
+	return style(fit(ellipsis(line, w), w), "2", "7")
+}
+
+// overlayNumbers draws each shown pane's number big in its middle (prefix
+// #, like tmux's display-panes): the focused pane's in red, the others'
+// in blue.
+func (m *model) overlayNumbers(rows []string) {
+	for i, r := range m.lay.Panes {
+		if r.Empty() || i >= len(m.panes()) {
+			continue
+		}
+		label := "  " + strconv.Itoa(i+1) + "  "
+		w := min(ansi.StringWidth(label), r.W)
+		h := min(3, r.H)
+		color := "44"
+		if m.focus == focusPane && m.paneIdx == i {
+			color = "41"
+		}
+		lines := make([]string, h)
+		for j := range lines {
+			t := strings.Repeat(" ", w)
+			if j == h/2 {
+				t = label
+			}
+			lines[j] = style(fit(t, w), "1", "97", color)
+		}
+		overlay(rows, Rect{X: r.X + (r.W-w)/2, Y: r.Y + (r.H-h)/2, W: w, H: h}, lines, m.w)
+	}
 }
 
 func (m *model) drawStatus(w int) string {
