@@ -42,14 +42,20 @@ func newLimits() *limits {
 }
 
 // atLimit is the reset time of the windows at their limit (the later one;
-// zero when unknown) and whether any window is at its limit.
-func atLimit(windows ...*wire.Window) (until time.Time, at bool) {
+// zero when unknown) and whether any window is at its limit now. A window
+// whose reset time has passed is over, whatever it said (the book keeps
+// it with its age: a later report without windows must not limit again).
+func atLimit(now time.Time, windows ...*wire.Window) (until time.Time, at bool) {
 	for _, w := range windows {
 		if w == nil || w.UsedPercentage < 100 {
 			continue
 		}
+		t, err := time.Parse(time.RFC3339, w.ResetsAt)
+		if err == nil && !t.After(now) {
+			continue
+		}
 		at = true
-		if t, err := time.Parse(time.RFC3339, w.ResetsAt); err == nil && t.After(until) {
+		if err == nil && t.After(until) {
 			until = t
 		}
 	}
@@ -63,7 +69,7 @@ func (a *App) checkLimit(topic, account string) {
 	if !ok || (u.FiveHour == nil && u.SevenDay == nil) {
 		return
 	}
-	if until, at := atLimit(u.FiveHour, u.SevenDay); at {
+	if until, at := atLimit(time.Now(), u.FiveHour, u.SevenDay); at {
 		a.limit(topic, account, until)
 		return
 	}

@@ -124,3 +124,33 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 		t.Fatalf("still limited: %+v", snap)
 	}
 }
+
+// A window at 100 % limits only until its reset time: kept in the book with
+// its age, it must not limit the seat again once that time has passed.
+func TestAtLimitIgnoresPassedResets(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	at := func(pct float64, reset string) *wire.Window { return &wire.Window{UsedPercentage: pct, ResetsAt: reset} }
+	for _, tc := range []struct {
+		name  string
+		w     []*wire.Window
+		at    bool
+		until string
+	}{
+		{"below the limit", []*wire.Window{at(99.9, "2026-12-01T13:00:00Z")}, false, ""},
+		{"at the limit", []*wire.Window{at(100, "2026-12-01T13:00:00Z")}, true, "2026-12-01T13:00:00Z"},
+		{"its reset has passed", []*wire.Window{at(100, "2026-12-01T11:59:59Z")}, false, ""},
+		{"no reset time", []*wire.Window{at(100, "")}, true, ""},
+		{"the later of two", []*wire.Window{at(100, "2026-12-01T13:00:00Z"), at(100, "2026-12-05T00:00:00Z")}, true, "2026-12-05T00:00:00Z"},
+		{"one passed, one not", []*wire.Window{at(100, "2026-12-01T11:00:00Z"), at(100, "2026-12-05T00:00:00Z")}, true, "2026-12-05T00:00:00Z"},
+		{"none", []*wire.Window{nil, nil}, false, ""},
+	} {
+		until, got := atLimit(now, tc.w...)
+		want := time.Time{}
+		if tc.until != "" {
+			want, _ = time.Parse(time.RFC3339, tc.until)
+		}
+		if got != tc.at || !until.Equal(want) {
+			t.Errorf("%s: at %v until %v, want %v %v", tc.name, got, until, tc.at, want)
+		}
+	}
+}

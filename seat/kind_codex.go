@@ -53,8 +53,15 @@ func registerCodex(r registration) (registered, error) {
 	}
 	argv := append(slices.Clone(r.argv), args...)
 	argv = append(argv, hargs...)
+	argv = append(argv, codexQuietArgs...)
 	return registered{argv: argv, env: append(env, henv...)}, nil
 }
+
+// codexQuietArgs turn off Codex's own pop-ups that would read room posts as
+// answers: at 90 % of a window Codex 0.171 asks "Switch to <model> for
+// lower credit usage? 1. … 2. …" in its pane, and a post typed into it
+// chose the other model (and lost the room's tools) in 2 of 5 runs.
+var codexQuietArgs = []string{"-c", "notice.hide_rate_limit_model_nudge=true"}
 
 // codexHookEvents are the events a Codex seat reports, with the labels
 // Codex files their trust under (snake case).

@@ -257,3 +257,16 @@ func stubEnvs(t *testing.T, dir string) []map[string]string {
 	}
 	return out
 }
+
+// A Codex launch turns off the model-switch pop-up Codex shows near a
+// limit: a room post typed into it would choose an answer.
+func TestCodexLaunchHidesTheRateLimitNudge(t *testing.T) {
+	reg, err := registerCodex(registration{exe: "/usr/bin/pullcept", argv: []string{"codex"}, hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.Index(reg.argv, "notice.hide_rate_limit_model_nudge=true")
+	if i < 1 || reg.argv[i-1] != "-c" {
+		t.Fatalf("argv %q lacks -c notice.hide_rate_limit_model_nudge=true", reg.argv)
+	}
+}

@@ -122,6 +122,9 @@ type Reply struct {
 	Text string
 	Tool string         // short or full name; resolved against Request.Tools
 	Args map[string]any // tool arguments
+	// Fail, when set, is answered instead (an HTTP error: Fail,
+	// UsageLimitReached, Server.FailNext).
+	Fail *Failure
 }
 
 // Say answers with text and ends the turn.
@@ -149,6 +152,8 @@ type Server struct {
 	reqs      []Request
 	changed   chan struct{} // closed and replaced whenever reqs grows
 	seq       int
+	headers   http.Header // SetHeaders
+	failNext  *Failure    // FailNext
 }
 
 // New starts a server answering with b. Close it when done.
@@ -285,13 +290,31 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // and records the exchange.
 func (s *Server) answer(w http.ResponseWriter, req Request, write func(http.ResponseWriter, Request, Reply, string)) {
 	var rep Reply
-	if req.Side {
+	s.mu.Lock()
+	for k, vs := range s.headers {
+		w.Header()[k] = append([]string(nil), vs...)
+	}
+	fail := s.failNext
+	if !req.Side {
+		s.failNext = nil
+	}
+	s.mu.Unlock()
+	switch {
+	case req.Side:
 		rep = Say(sideAnswer(req.Body))
-	} else {
+	case fail != nil:
+		rep = Fail(*fail)
+	default:
 		s.mu.Lock()
 		b := s.behaviour
 		s.mu.Unlock()
 		rep = b(req)
+	}
+	if rep.Fail != nil {
+		req.Reply = rep
+		writeFailure(w, rep.Fail)
+		s.record(req)
+		return
 	}
 	full := ""
 	if rep.Tool != "" {
