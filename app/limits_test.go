@@ -129,7 +129,9 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 // its age, it must not limit the seat again once that time has passed.
 func TestAtLimitIgnoresPassedResets(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	at := func(pct float64, reset string) *wire.Window { return &wire.Window{UsedPercentage: pct, ResetsAt: reset} }
+	at := func(pct float64, reset string) *wire.Window {
+		return &wire.Window{UsedPercentage: pct, ResetsAt: reset}
+	}
 	for _, tc := range []struct {
 		name  string
 		w     []*wire.Window
