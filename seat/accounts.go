@@ -21,8 +21,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"unicode"
+
+	"github.com/rivo/uniseg"
 )
 
 // Account is one configured participant: a CLI to launch as a seat (kinds
@@ -766,8 +767,7 @@ func listAccounts(path string, w io.Writer) error {
 	if len(cfg.Accounts) == 0 {
 		fmt.Fprintf(w, "  (none) %s\n", AddHint(path))
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tKIND\tCOMMAND\tRESUME\tDIR\tENV (keys)\tHUE")
+		rows := [][]string{{"ID", "NAME", "KIND", "COMMAND", "RESUME", "DIR", "ENV (keys)", "HUE"}}
 		for _, a := range cfg.Accounts {
 			name := a.Name
 			if a.Nickname != "" {
@@ -786,11 +786,14 @@ func listAccounts(path string, w io.Writer) error {
 			if a.Hue != nil {
 				hue = strconv.FormatFloat(*a.Hue, 'f', -1, 64)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, name, a.Kind, dash(cmd), dash(a.ResumeLine()), dash(a.Dir), dash(strings.Join(keys, ",")), hue)
+			rows = append(rows, []string{a.ID, name, string(a.Kind), dash(cmd), dash(a.ResumeLine()), dash(a.Dir), dash(strings.Join(keys, ",")), hue})
 		}
-		if err := tw.Flush(); err != nil {
+		if err := writeTable(w, rows); err != nil {
 			return err
 		}
+	}
+	for _, m := range MissingDirs(cfg.Accounts, "") {
+		fmt.Fprintf(w, "problem: %s\n", m)
 	}
 	for _, e := range errs {
 		fmt.Fprintf(w, "problem: %v\n", e)
@@ -927,6 +930,9 @@ func addAccount(args []string, path string, w io.Writer, lookPath func(string) (
 		return err
 	}
 	fmt.Fprintf(w, "Added account %s (%s) to %s.\n", parsed.ID, parsed.Kind, path)
+	for _, m := range MissingDirs([]Account{parsed}, "") {
+		fmt.Fprintf(w, "warning: %s.\n", m)
+	}
 	if parsed.Kind.Launchable() && lookPath != nil {
 		if words, err := splitWords(parsed.CommandLine()); err == nil && len(words) > 0 {
 			if _, err := lookPath(expandHome(words[0], "")); err != nil {
@@ -935,6 +941,52 @@ func addAccount(args []string, path string, w io.Writer, lookPath func(string) (
 		}
 	}
 	return nil
+}
+
+// writeTable writes rows as columns two spaces apart, measured in cells
+// (a CJK name takes two per character: tabwriter counts runes and
+// misaligned them).
+func writeTable(w io.Writer, rows [][]string) error {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], uniseg.StringWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-uniseg.StringWidth(c)+2))
+			}
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// MissingDirs names the accounts whose working folder does not exist (their
+// seat cannot start until it does); home is ~ ("" = the user's).
+func MissingDirs(accounts []Account, home string) []string {
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	var out []string
+	for _, a := range accounts {
+		if a.Dir == "" {
+			continue
+		}
+		d := expandHome(a.Dir, home)
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			out = append(out, fmt.Sprintf("account %s: dir %s does not exist (its seat cannot start until it does)", a.ID, a.Dir))
+		}
+	}
+	return out
 }
 
 // flagName is the command-line flag for a JSON field.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rivo/uniseg"
 )
 
 // acctWrite writes a config file for a test and returns its path.
@@ -464,5 +466,42 @@ func TestNotifySettings(t *testing.T) {
 	}
 	if !Rings(NotifyBell) || Rings(NotifyMark) || !Desktop(NotifyBoth) || Marks(NotifyOff) {
 		t.Error("the ways of telling")
+	}
+}
+
+// accounts list lines its columns up in cells: a CJK name takes two per
+// character (tabwriter counted runes and pushed the next columns left).
+// A dir that does not exist is named as a problem, and `add` warns of it.
+func TestAccountsListCJKAndMissingDir(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	cfg := `{"accounts":[{"id":"lin","name":"林","kind":"claude_code"},{"id":"lay","name":"Lay","kind":"codex","dir":"/no/such/folder"}]}`
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	if err := AccountsCommand([]string{"list"}, path, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	var kindCols []int
+	for _, l := range strings.Split(out.String(), "\n") {
+		if i := strings.Index(l, "claude_code"); i >= 0 {
+			kindCols = append(kindCols, uniseg.StringWidth(l[:i]))
+		}
+		if i := strings.Index(l, "codex"); i >= 0 && !strings.Contains(l, "claude") {
+			kindCols = append(kindCols, uniseg.StringWidth(l[:i]))
+		}
+	}
+	if len(kindCols) != 2 || kindCols[0] != kindCols[1] {
+		t.Errorf("the KIND column starts at cells %v:\n%s", kindCols, out.String())
+	}
+	if !strings.Contains(out.String(), "problem: account lay: dir /no/such/folder does not exist") {
+		t.Errorf("no problem line for the missing dir:\n%s", out.String())
+	}
+	out.Reset()
+	if err := AccountsCommand([]string{"add", "--kind", "cli", "--id", "x", "--name", "X", "--command", "true", "--dir", "/no/such/other"}, path, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "warning: account x: dir /no/such/other does not exist") {
+		t.Errorf("add did not warn of the missing dir:\n%s", out.String())
 	}
 }
