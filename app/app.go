@@ -201,6 +201,7 @@ func LoadConfig(configFile string) (seat.Config, string) {
 	for _, err := range errs {
 		msgs = append(msgs, err.Error())
 	}
+	msgs = append(msgs, seat.MissingDirs(cfg.Accounts, "")...)
 	return cfg, strings.Join(msgs, "; ")
 }
 

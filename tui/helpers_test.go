@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,6 +130,8 @@ type harness struct {
 	store *topicstore.Store
 	seats *fakeSeats
 	sub   *room.Subscription
+	// clips are the texts the commands run put on the clipboard.
+	clips []string
 }
 
 func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
@@ -186,6 +189,9 @@ func (hs *harness) run(cmd tea.Cmd) {
 	case tea.QuitMsg:
 		hs.m.status = "quit"
 	default:
+		if fmt.Sprintf("%T", msg) == "tea.setClipboardMsg" { // tea.SetClipboard's
+			hs.clips = append(hs.clips, fmt.Sprint(msg))
+		}
 		hs.send(msg)
 	}
 }

@@ -100,6 +100,8 @@ const (
 	actCancel
 	actTypeToPane
 	actText
+	actSelect
+	actCopy
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -143,8 +145,8 @@ var bindings = []binding{
 	{ctxInput, []string{"alt+enter", "shift+enter", "ctrl+j"}, actNewline, "new line"},
 	{ctxInput, []string{"left"}, actLeft, "cursor left"},
 	{ctxInput, []string{"right"}, actRight, "cursor right"},
-	{ctxInput, []string{"up"}, actUp, "cursor up a line"},
-	{ctxInput, []string{"down"}, actDown, "cursor down a line"},
+	{ctxInput, []string{"up"}, actUp, "in an empty line (or on a recalled post's first line): recall the post sent before from this screen (any topic, the last 100); else cursor up a line"},
+	{ctxInput, []string{"down"}, actDown, "on a recalled post's last line: the one sent after it, then an empty line again; else cursor down a line"},
 	{ctxInput, []string{"home", "ctrl+a"}, actHome, "start of line"},
 	{ctxInput, []string{"end", "ctrl+e"}, actEnd, "end of line"},
 	{ctxInput, []string{"backspace", "ctrl+h"}, actBackspace, "delete before the cursor"},
@@ -172,14 +174,17 @@ var bindings = []binding{
 	{ctxTopics, []string{"esc", "i"}, actFocusInput, "back to the input line"},
 	{ctxTopics, []string{"tab"}, actFocusNext, "focus the next area"},
 
-	{ctxRoom, []string{"up", "k"}, actUp, "scroll up a line"},
-	{ctxRoom, []string{"down", "j"}, actDown, "scroll down a line"},
+	{ctxRoom, []string{"up", "k"}, actUp, "scroll up a line (selecting: move the selection's end)"},
+	{ctxRoom, []string{"down", "j"}, actDown, "scroll down a line (selecting: move the selection's end)"},
 	{ctxRoom, []string{"pgup"}, actPgUp, "scroll up a page (older posts load at the top)"},
 	{ctxRoom, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
 	{ctxRoom, []string{"home", "g"}, actTop, "oldest loaded post"},
 	{ctxRoom, []string{"end", "G"}, actBottom, "newest post"},
+	{ctxRoom, []string{"v"}, actSelect, "select lines: starts at the bottom line shown (again: starts over at the selection's end)"},
+	{ctxRoom, []string{"y", "enter"}, actCopy, "copy the selected lines (plain text) to the clipboard (OSC 52)"},
 	{ctxRoom, []string{"e"}, actExpand, "expand or fold the MCP notices"},
-	{ctxRoom, []string{"esc", "i"}, actFocusInput, "back to the input line"},
+	{ctxRoom, []string{"esc"}, actCancel, "cancel the selection; without one, back to the input line"},
+	{ctxRoom, []string{"i"}, actFocusInput, "back to the input line"},
 	{ctxRoom, []string{"tab"}, actFocusNext, "focus the next area"},
 
 	{ctxParts, []string{"up", "k"}, actUp, "previous participant"},
@@ -193,13 +198,16 @@ var bindings = []binding{
 
 	{ctxPane, []string{"any"}, actTypeToPane, "every key but the prefix is typed into the terminal (arrows, F-keys, ctrl, alt, paste)"},
 
-	{ctxScroll, []string{"up", "k"}, actUp, "scroll up a line"},
-	{ctxScroll, []string{"down", "j"}, actDown, "scroll down a line"},
+	{ctxScroll, []string{"up", "k"}, actUp, "scroll up a line (selecting: move the selection's end)"},
+	{ctxScroll, []string{"down", "j"}, actDown, "scroll down a line (selecting: move the selection's end)"},
 	{ctxScroll, []string{"pgup"}, actPgUp, "scroll up a page"},
-	{ctxScroll, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
+	{ctxScroll, []string{"pgdown"}, actPgDn, "scroll down a page"},
 	{ctxScroll, []string{"home", "g"}, actTop, "top of the scrollback"},
 	{ctxScroll, []string{"end", "G"}, actBottom, "bottom"},
-	{ctxScroll, []string{"q", "esc"}, actClose, "leave scroll mode"},
+	{ctxScroll, []string{"v", "space"}, actSelect, "select lines: starts at the application's cursor line (scrolled: the bottom line shown); again: starts over at the selection's end"},
+	{ctxScroll, []string{"y", "enter"}, actCopy, "copy the selected lines (plain text) to the clipboard (OSC 52) and end the selection"},
+	{ctxScroll, []string{"esc"}, actCancel, "cancel the selection; without one, leave scroll mode"},
+	{ctxScroll, []string{"q"}, actClose, "leave scroll mode"},
 
 	{ctxDialog, []string{"y", "enter"}, actConfirm, "confirm"},
 	{ctxDialog, []string{"n", "esc"}, actCancel, "cancel"},
@@ -275,7 +283,8 @@ func helpLines(prefix string) []string {
 		}
 		out = append(out, "")
 	}
-	out = append(out, "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls.")
+	out = append(out, "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls;",
+		"  a drag over a pane's or the room's lines selects them, and the release copies them (OSC 52).")
 	return out
 }
 

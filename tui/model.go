@@ -126,6 +126,16 @@ type model struct {
 	renaming   string
 	renameEd   editor
 	input      editor
+	// hist is what the person sent from this screen, oldest first (at
+	// most histCap); histAt is the entry ↑/↓ recalled (len(hist): none).
+	hist   []string
+	histAt int
+	// sel is the line selection being made in scroll mode or the room
+	// (nil: none); drag a mouse press that may become one; copied the
+	// text last put on the clipboard.
+	sel        *lineSel
+	drag       *dragStart
+	copied     string
 	status     string
 	subscribed bool
 
@@ -458,6 +468,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.paste(msg.Content)
 	case tea.MouseClickMsg:
 		return m.click(tea.Mouse(msg))
+	case tea.MouseMotionMsg:
+		m.motion(tea.Mouse(msg))
+	case tea.MouseReleaseMsg:
+		return m.release()
 	case tea.MouseWheelMsg:
 		m.wheel(tea.Mouse(msg))
 	case roomEventMsg:
@@ -487,7 +501,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			rs.loaded = true
 			return nil
 		}
+		before := m.roomSelLines(msg.topic)
 		rs.addOlder(msg.page.Posts, msg.page.HasMore)
+		if d := m.roomSelLines(msg.topic) - before; d > 0 {
+			m.sel.anchor += d // the lines came in above the selection
+			m.sel.cur += d
+		}
 		if msg.page.Skipped > 0 {
 			rs.skipped += msg.page.Skipped
 			m.status = fmt.Sprintf("%d unreadable lines skipped in the log of “%s”", rs.skipped, m.topicName(msg.topic))
@@ -600,6 +619,7 @@ func (m *model) send() tea.Cmd {
 		return nil
 	}
 	m.waiting = nil
+	m.remember(text)
 	rs := m.cur()
 	topic, last := m.topic, rs.watermark
 	m.input.Set("")
@@ -702,6 +722,10 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 
 // sync runs after every update: layout, pane sizes and renders, paging.
 func (m *model) sync() tea.Cmd {
+	if m.sel != nil && !m.selValid() {
+		m.sel = nil // left scroll mode or the room: the selection goes
+		m.panesDirty = true
+	}
 	panes := m.panes()
 	if m.zoom >= zoomPane && m.zoom-zoomPane >= len(panes) {
 		m.zoom = zoomNone
@@ -1251,6 +1275,22 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		if s, ok := m.focusedPane(); ok {
 			page := max(m.lay.Panes[m.paneIdx].Inner().H-1, 1)
 			switch act {
+			case actSelect:
+				m.startSel(false)
+				return nil
+			case actCopy:
+				return m.copySel()
+			case actCancel:
+				if m.sel != nil {
+					m.endSel()
+					return nil
+				}
+				act = actClose
+			}
+			if m.sel != nil && m.selMove(act, page) {
+				return nil
+			}
+			switch act {
 			case actUp:
 				m.scrollOff++
 			case actDown:
@@ -1296,6 +1336,22 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return nil
 		}
 	case ctxRoom:
+		switch act {
+		case actSelect:
+			m.startSel(true)
+			return nil
+		case actCopy:
+			return m.copySel()
+		case actCancel:
+			if m.sel != nil {
+				m.endSel()
+				return nil
+			}
+			act = actFocusInput
+		}
+		if m.sel != nil && m.selMove(act, m.roomPage()) {
+			return nil
+		}
 		if m.scrollRoom(rs, act) {
 			return nil
 		}
@@ -1328,12 +1384,12 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			m.scrollRoom(rs, act)
 			return nil
 		case actUp:
-			if !m.input.Up() {
+			if !m.historyUp() && !m.input.Up() {
 				rs.offset++
 			}
 			return nil
 		case actDown:
-			if !m.input.Down() {
+			if !m.historyDown() && !m.input.Down() {
 				rs.offset--
 			}
 			return nil
@@ -1472,10 +1528,12 @@ func (m *model) edit(e *editor, act action) {
 }
 
 func (m *model) click(ms tea.Mouse) tea.Cmd {
+	m.drag = nil
 	if ms.Button != tea.MouseLeft || m.help || m.dlg != nil {
 		return nil
 	}
 	x, y := ms.X, ms.Y
+	defer m.pressLines(x, y) // after the focus moved: a drag may follow
 	switch {
 	case m.lay.Input.Contains(x, y):
 		m.setFocus(focusInput, 0)

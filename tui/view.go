@@ -100,6 +100,17 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 	case m.focus == focusInput:
 		m.overlayCandidates(rows)
 		cur = tea.NewCursor(l.Input.X+cx, l.Input.Y+cy)
+	case m.sel != nil && m.sel.room && !l.Room.Empty():
+		// The selection's moving end has the cursor.
+		in := l.Room.Inner()
+		if _, start := m.roomLines(); m.sel.cur-start >= 0 && m.sel.cur-start < in.H {
+			cur = tea.NewCursor(in.X, in.Y+m.sel.cur-start)
+		}
+	case m.sel != nil && m.focus == focusPane && m.paneIdx < len(l.Panes):
+		in := l.Panes[m.paneIdx].Inner()
+		if y := m.sel.cur + m.scrollOff; y >= 0 && y < in.H {
+			cur = tea.NewCursor(in.X, in.Y+y)
+		}
 	case m.focus == focusPane && !m.scrollMode:
 		if s, ok := m.focusedPane(); ok && m.paneIdx < len(l.Panes) {
 			if c := m.paneCur[s.Pane]; c.visible {
@@ -245,7 +256,15 @@ func (m *model) drawRoom(r Rect) []string {
 			out = append(out, style(" "+m.seatHint(), "2"))
 		}
 	}
-	for _, l := range vis {
+	start := 0
+	if m.sel != nil && m.sel.room {
+		_, start = m.roomLines()
+	}
+	for i, l := range vis {
+		if m.selected(true, 0, start+i) {
+			out = append(out, reverse(l.text, in.W))
+			continue
+		}
 		out = append(out, l.text)
 	}
 	return out
@@ -423,7 +442,16 @@ func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
 	}
 	out := []string{header(title, r.W, focused)}
-	out = append(out, strings.Split(m.paneText[s.Pane], "\n")...)
+	off := 0
+	if focused && m.scrollMode {
+		off = m.scrollOff
+	}
+	for j, l := range strings.Split(m.paneText[s.Pane], "\n") {
+		if m.selected(false, i, j-off) {
+			l = reverse(l, r.W)
+		}
+		out = append(out, l)
+	}
 	return out
 }
 
