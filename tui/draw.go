@@ -85,13 +85,13 @@ func hueColor(hue *int, name string) string {
 	return colorful.Hsl(float64(h), 0.65, 0.62).Hex()
 }
 
-// Panel header styles.
+// Panel header styles: the focused panel's is unmistakable, "▶" before
+// its title, bold white on the accent colour; the others' are dim.
 func header(title string, w int, focused bool) string {
-	t := fit(" "+title, w)
 	if focused {
-		return style(t, "1", "7")
+		return style(fit("▶ "+title, w), "1", "97", "44")
 	}
-	return style(t, "1", "2", "7")
+	return style(fit(" "+title, w), "1", "2", "7")
 }
 
 // wrapText wraps plain (already Visible) text to width cells, keeping line

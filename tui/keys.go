@@ -7,6 +7,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // keyCtx is where a key is read.
@@ -266,11 +268,17 @@ func keyLabel(ctx keyCtx, k, prefix string) string {
 	return k
 }
 
-// helpLines is the help overlay's text, from the table.
-func helpLines(prefix string) []string {
-	var out []string
+// helpRow is one row of the help: a context's title (key empty, title
+// set), a binding (key and what it does), or a line of prose (desc only).
+type helpRow struct {
+	title, key, desc string
+}
+
+// helpRows is the help's content, from the table.
+func helpRows(prefix string) []helpRow {
+	var out []helpRow
 	for _, c := range ctxOrder {
-		out = append(out, ctxTitles[c]+":")
+		out = append(out, helpRow{title: ctxTitles[c] + ":"})
 		for _, b := range bindings {
 			if b.ctx != c {
 				continue
@@ -279,12 +287,59 @@ func helpLines(prefix string) []string {
 			for i, k := range b.keys {
 				labels[i] = keyLabel(c, k, prefix)
 			}
-			out = append(out, fmt.Sprintf("  %-22s %s", strings.Join(labels, ", "), b.help))
+			out = append(out, helpRow{key: strings.Join(labels, ", "), desc: b.help})
 		}
-		out = append(out, "")
+		out = append(out, helpRow{})
 	}
-	out = append(out, "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls;",
-		"  a drag over a pane's or the room's lines selects them, and the release copies them (OSC 52).")
+	return append(out, helpRow{desc: "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls; " +
+		"a drag over a pane's or the room's lines selects them, and the release copies them (OSC 52)."})
+}
+
+// helpKeyMax is the widest the help's key column grows, in cells.
+const helpKeyMax = 24
+
+// helpLines is the help overlay's text at w cells: the descriptions in one
+// column (measured in cells, so "↑/↓" and wide names line up), wrapped
+// under themselves when long; a key label wider than the column is cut
+// with ….
+func helpLines(prefix string, w ...int) []string {
+	width := 1 << 20
+	if len(w) > 0 {
+		width = max(w[0], 20)
+	}
+	rows := helpRows(prefix)
+	kw := 0
+	for _, r := range rows {
+		kw = max(kw, ansi.StringWidth(r.key))
+	}
+	kw = min(kw, helpKeyMax, width/3)
+	indent := strings.Repeat(" ", 2+kw+1)
+	dw := max(width-len(indent), 10)
+	var out []string
+	for _, r := range rows {
+		switch {
+		case r.title != "":
+			out = append(out, ellipsis(r.title, width))
+		case r.key == "" && r.desc == "":
+			out = append(out, "")
+		case r.key == "":
+			for i, l := range wrapText(r.desc, max(width-2, 10)) {
+				if i > 0 {
+					l = "  " + l
+				}
+				out = append(out, l)
+			}
+		default:
+			k := fit(ellipsis(r.key, kw), kw)
+			for i, l := range wrapText(r.desc, dw) {
+				if i == 0 {
+					out = append(out, "  "+k+" "+l)
+				} else {
+					out = append(out, indent+l)
+				}
+			}
+		}
+	}
 	return out
 }
 

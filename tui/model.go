@@ -562,7 +562,7 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 			cmd = m.loadTopics()
 		}
 		if rs := m.rooms[ev.Topic]; rs != nil {
-			rs.addLive(ev.Post, ev.Role)
+			rs.addLive(ev.Post, ev.Role, ev.Own)
 		}
 		return tea.Batch(cmd, m.notePersonMention(ev))
 	case app.RoomRoster:
@@ -711,7 +711,7 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 		m.status = fmt.Sprintf("not sent: %d new posts came in while you wrote (%d drawn now); read them, then send again", len(msg.out.Missed), n)
 	default:
 		if rs != nil {
-			rs.addLive(msg.out.Post, wire.RoleAdmin)
+			rs.addLive(msg.out.Post, wire.RoleAdmin, true)
 		}
 		if m.unnamed(msg.topic) {
 			return m.loadTopics()
@@ -1081,7 +1081,14 @@ func (m *model) partRows() []partRow {
 	}
 	for _, p := range m.roster() {
 		if !p.Person && !known[p.Account] {
-			rows = append(rows, partRow{name: p.Name, account: "", state: "connected", hue: p.Hue})
+			// A connection under the person's name says its role (that of
+			// every socket without a configured account), so it is not
+			// taken for the person.
+			st := "connected"
+			if p.Name == m.app.PersonName() {
+				st = wire.RoleUnknown
+			}
+			rows = append(rows, partRow{name: p.Name, account: "", state: st, hue: p.Hue})
 		}
 	}
 	return rows
@@ -1448,7 +1455,7 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		m.helpOff = 0
 	case actNotices:
 		m.help, m.helpNotices = true, true
-		m.helpOff = max(len(m.notices)-(m.h-3), 0) // the newest in view
+		m.helpOff = 1 << 30 // the newest in view: the overlay clamps it to the last page
 	case actNextLayout:
 		m.nextLayout()
 	case actPaneNumbers:

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"pullcept/app"
 	"pullcept/room"
@@ -182,8 +183,8 @@ func TestRejectionAllDuplicatesStillMovesTheWatermark(t *testing.T) {
 	rs := newRoomState("t")
 	a := wire.Post{MessageID: "a", Content: "x"}
 	b := wire.Post{MessageID: "b", Content: "y"}
-	rs.addLive(a, "")
-	rs.addLive(b, "")
+	rs.addLive(a, "", false)
+	rs.addLive(b, "", false)
 	rs.watermark = "stale"
 	if n := rs.addMissed([]wire.Post{a, b}); n != 0 {
 		t.Errorf("drew %d duplicates", n)
@@ -535,5 +536,154 @@ func TestFirstPostNamesATopicListedBySeatStart(t *testing.T) {
 				t.Errorf("room title not updated:\n%s", hs.screen())
 			}
 		})
+	}
+}
+
+func TestCandidatesLeaveTheStatusLine(t *testing.T) {
+	for _, h := range []int{30, 6} { // room for all; fewer rows than names
+		hs := newHarness(t, nil, 100, h)
+		seat(t, hs, "Claude Lay", "")
+		seat(t, hs, "Codex", "")
+		hs.m.status = "STATUS-HERE"
+		hs.m.input.Set("@")
+		rows := strings.Split(hs.screen(), "\n")
+		st := hs.m.lay.Status.Y
+		if !strings.Contains(rows[st], "STATUS-HERE") {
+			t.Errorf("h=%d: the popup covers the status line: %q", h, rows[st])
+		}
+		n := 0
+		for _, r := range rows[:st] {
+			if strings.Contains(r, " @Claude Lay") || strings.Contains(r, " @Codex") {
+				n++
+			}
+		}
+		if want := min(2, st); n != want {
+			t.Errorf("h=%d: %d candidate rows above the status line, want %d:\n%s", h, n, want, strings.Join(rows, "\n"))
+		}
+	}
+}
+
+func TestHelpStaysAboveTheStatusLineAlignedAndWhole(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	hs.prefix('?', "?")
+	st := hs.m.lay.Status.Y
+	collapse := func(s string) string { return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "- ", "-") } // a wrap may break after a hyphen
+	var seen []string
+	prev := ""
+	for range 50 {
+		rows := strings.Split(hs.screen(), "\n")
+		if !strings.Contains(rows[st], "ctrl+b ? help") || strings.Contains(rows[st], "Esc closes") {
+			t.Fatalf("the help covers the status line: %q", rows[st])
+		}
+		page := strings.Join(rows[:st], "\n")
+		if page == prev {
+			break
+		}
+		prev = page
+		for _, r := range rows[1:st] {
+			r = strings.TrimSuffix(strings.TrimRight(r, " │"), "│")
+			seen = append(seen, r)
+		}
+		hs.key(tea.KeyPgDown, 0)
+	}
+	all := collapse(strings.Join(seen, " "))
+	for _, b := range bindings {
+		if !strings.Contains(all, collapse(b.help)) {
+			t.Errorf("the help never shows %q whole", b.help)
+		}
+	}
+	if !strings.Contains(all, "the release copies them (OSC 52).") {
+		t.Error("the mouse line is cut")
+	}
+	// One column for the descriptions, measured in cells.
+	col, n := -1, 0
+	lines := helpLines("ctrl+b", 98)
+	for _, r := range helpRows("ctrl+b") {
+		if r.key == "" {
+			continue
+		}
+		first := strings.Fields(r.desc)[0]
+		for _, l := range lines {
+			rest, ok := strings.CutPrefix(l, "  "+r.key+" ")
+			if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " "), first) {
+				continue
+			}
+			d := ansi.StringWidth(l) - ansi.StringWidth(strings.TrimLeft(rest, " "))
+			if col < 0 {
+				col = d
+			}
+			if d != col {
+				t.Errorf("%q: description at cell %d, want %d", l, d, col)
+			}
+			n++
+		}
+	}
+	if n < len(bindings)/2 {
+		t.Errorf("only %d of %d bindings checked for alignment", n, len(bindings))
+	}
+}
+
+func TestSocketUnderThePersonsNameIsNotThePerson(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	hs.typeText("mine")
+	hs.key(tea.KeyEnter, 0)
+	hs.pump()
+	id := seat(t, hs, "you", "")
+	if _, err := hs.eng.PostFromConn(id, wire.PostFrame{Type: "post", MessageID: "s1", Content: "impostor", LastSeen: hs.m.cur().watermark}); err != nil {
+		t.Fatal(err)
+	}
+	hs.pump()
+	scr := hs.screen()
+	if n := strings.Count(scr, "▶ you"); n != 1 {
+		t.Errorf("%d posts drawn as the person's, want 1:\n%s", n, scr)
+	}
+	if !strings.Contains(scr, "you (unknown, not you)") {
+		t.Errorf("the socket's post does not say its role:\n%s", scr)
+	}
+	var admin, unknown bool
+	for _, l := range strings.Split(scr, "\n") {
+		l = strings.TrimRight(l, " ")
+		admin = admin || strings.HasSuffix(l, "admin") && strings.Contains(l, "● you")
+		unknown = unknown || strings.HasSuffix(l, "unknown") && strings.Contains(l, "● you")
+	}
+	if !admin || !unknown {
+		t.Errorf("participants: person admin %v, socket unknown %v:\n%s", admin, unknown, scr)
+	}
+}
+
+func TestFocusAndZoomShowInTheHeaders(t *testing.T) {
+	seats := newFakeSeats()
+	hs := newHarness(t, seats, 160, 40)
+	withPanes(hs, seats, "Lin", "Lay")
+	marked := func() []string {
+		var out []string
+		for _, l := range strings.Split(hs.screen(), "\n") {
+			for _, part := range strings.Split(l, "│") {
+				if strings.HasPrefix(part, "▶ ") && !strings.Contains(part, ":") { // a header, not a post
+					out = append(out, strings.TrimSpace(part))
+				}
+			}
+		}
+		return out
+	}
+	hs.prefix('r', "r")
+	if got := marked(); len(got) != 1 || !strings.HasPrefix(got[0], "▶ Room") {
+		t.Errorf("focused room: marked headers %q, want the room's only", got)
+	}
+	if h := hs.m.View().Content; !strings.Contains(h, "\x1b[1;97;44m▶ Room") {
+		t.Error("the focused header is not drawn in the accent colour")
+	}
+	hs.prefix('z', "z")
+	if got := marked(); len(got) != 1 || !strings.Contains(got[0], "zoomed (ctrl+b z)") {
+		t.Errorf("zoomed room: headers %q, want it to say zoomed (ctrl+b z)", got)
+	}
+	hs.prefix('z', "z")
+	hs.prefix('o', "o") // to a pane
+	if hs.m.focus != focusPane {
+		t.Fatalf("focus %v, want a pane", hs.m.focus)
+	}
+	hs.prefix('z', "z")
+	if got := marked(); len(got) != 1 || !strings.Contains(got[0], "Lin") || !strings.Contains(got[0], "zoomed (ctrl+b z)") {
+		t.Errorf("zoomed pane: headers %q", got)
 	}
 }

@@ -19,10 +19,16 @@ import (
 
 // roomState is what the screen keeps of one topic's room.
 type roomState struct {
-	topic  string
-	posts  []wire.Post // oldest first
-	seen   map[string]bool
-	mcp    map[string]bool // ids delivered live with role mcp
+	topic string
+	posts []wire.Post // oldest first
+	seen  map[string]bool
+	mcp   map[string]bool // ids delivered live with role mcp
+	// own are the ids the person at this screen said (the event's Own, or
+	// the answer to the person's post); others are the other ids delivered
+	// live, with their role. A post known neither way (an older page) is
+	// the person's when it has no account and the person's name.
+	own    map[string]bool
+	others map[string]string
 	roster []app.Participant
 
 	loaded  bool // the first page arrived (or the topic is new)
@@ -58,15 +64,22 @@ type roomLine struct {
 }
 
 func newRoomState(topic string) *roomState {
-	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, expanded: map[string]bool{}}
+	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]string{}, expanded: map[string]bool{}}
 }
 
 func (r *roomState) invalidate() { r.cacheOK = false }
 
 // addLive adds a delivered post at the end; false when already drawn.
-func (r *roomState) addLive(p wire.Post, role string) bool {
+// own says the person at this screen said it.
+func (r *roomState) addLive(p wire.Post, role string, own bool) bool {
 	if role == wire.RoleMCP {
 		r.mcp[p.MessageID] = true
+	}
+	if own {
+		r.own[p.MessageID] = true
+		delete(r.others, p.MessageID)
+	} else if !r.own[p.MessageID] {
+		r.others[p.MessageID] = role
 	}
 	if r.seen[p.MessageID] {
 		return false
@@ -124,6 +137,18 @@ type roomCtx struct {
 	now    time.Time
 }
 
+// isOwn reports whether the person at this screen said p: known from its
+// delivery, else (an older page) by no account and the person's name.
+func (r *roomState) isOwn(p wire.Post, c roomCtx) bool {
+	if r.own[p.MessageID] {
+		return true
+	}
+	if _, other := r.others[p.MessageID]; other {
+		return false
+	}
+	return !p.FromApp && p.Account == "" && p.Speaker == c.person
+}
+
 // foldKey is the fold a post belongs to ("" when it does not fold).
 func (r *roomState) foldKey(p wire.Post, c roomCtx) string {
 	if p.Account != "" && (c.kinds[p.Account] == "mcp" || r.mcp[p.MessageID]) {
@@ -152,7 +177,7 @@ func (r *roomState) lines(w int, c roomCtx) []roomLine {
 		p := r.posts[i]
 		key := r.foldKey(p, c)
 		if key == "" {
-			out = append(out, postLines(p, w, c)...)
+			out = append(out, r.postLines(p, w, c)...)
 			i++
 			continue
 		}
@@ -175,7 +200,7 @@ func (r *roomState) lines(w int, c roomCtx) []roomLine {
 		out = append(out, roomLine{text: head, fold: id})
 		if open {
 			for _, q := range r.posts[i:j] {
-				for _, l := range postLines(q, w, c) {
+				for _, l := range r.postLines(q, w, c) {
 					out = append(out, roomLine{text: "  " + l.text})
 				}
 			}
@@ -214,8 +239,10 @@ func postTime(ts string, c roomCtx) string {
 }
 
 // postLines draws one post: a header (time, speaker in colour, addressees)
-// and the body wrapped under it.
-func postLines(p wire.Post, w int, c roomCtx) []roomLine {
+// and the body wrapped under it. Only the person's own posts are marked
+// "▶" in reverse; another speaker using the person's name is drawn like
+// any other, its role after the name.
+func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 	name := wire.OneLine(p.Speaker)
 	col := fgHex(hueColor(p.Hue, p.Speaker))
 	var h strings.Builder
@@ -224,8 +251,14 @@ func postLines(p wire.Post, w int, c roomCtx) []roomLine {
 	switch {
 	case p.FromApp:
 		h.WriteString(style("ⓘ "+name, "2", "3"))
-	case p.Account == "" && p.Speaker == c.person:
+	case r.isOwn(p, c):
 		h.WriteString(style("▶ "+name, col, "1", "7")) // the person's own
+	case p.Speaker == c.person:
+		role := r.others[p.MessageID]
+		if role == "" {
+			role = wire.RoleUnknown
+		}
+		h.WriteString(style(name, col, "1") + style(" ("+wire.OneLine(role)+", not you)", "2", "33"))
 	default:
 		h.WriteString(style(name, col, "1"))
 	}

@@ -24,7 +24,7 @@ func TestRoomLinesIncrementalEqualsFull(t *testing.T) {
 		if i%7 >= 4 { // runs of three notifications fold together
 			p.Speaker, p.Account = "github", "gh"
 		}
-		inc.addLive(p, wire.RoleUnknown)
+		inc.addLive(p, wire.RoleUnknown, false)
 		got := inc.lines(24, c)
 		full := newRoomState("t")
 		full.expandAll = true

@@ -249,6 +249,9 @@ func (m *model) drawRoom(r Rect) []string {
 			title += fmt.Sprintf(" · ↑ scrolled %d lines (end: newest)", rs.offset)
 		}
 	}
+	if m.zoom == zoomRoom {
+		title += " · zoomed (" + m.prefix + " z)"
+	}
 	out := []string{header(title, r.W, m.focus == focusRoom)}
 	if rs != nil && len(rs.posts) == 0 && rs.loaded {
 		out = append(out, style(" Nothing said yet. Type below and press Enter; @ addresses someone.", "2"))
@@ -438,6 +441,9 @@ func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	if s.State == StateExited {
 		title += " · " + s.Exit + " — " + m.prefix + " a: s restarts, x closes"
 	}
+	if m.zoom == zoomPane+i {
+		title += " · zoomed (" + m.prefix + " z)"
+	}
 	if focused && m.scrollMode {
 		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
 	}
@@ -568,7 +574,16 @@ func (m *model) overlayCandidates(rows []string) {
 	if len(c) == 0 {
 		return
 	}
-	h := min(len(c), 6, max(m.lay.Input.Y, 0))
+	// The popup stands above the status line (or the input when the
+	// screen has none), never over it.
+	bottom := m.lay.Input.Y
+	if !m.lay.Status.Empty() {
+		bottom = m.lay.Status.Y
+	}
+	h := min(len(c), 6, max(bottom, 0))
+	if h <= 0 {
+		return
+	}
 	w := 0
 	for _, n := range c {
 		w = max(w, ansi.StringWidth(wire.OneLine(n)))
@@ -586,7 +601,7 @@ func (m *model) overlayCandidates(rows []string) {
 		}
 		lines = append(lines, ln)
 	}
-	overlay(rows, Rect{X: min(2, m.w-w), Y: m.lay.Input.Y - h, W: w, H: h}, lines, m.w)
+	overlay(rows, Rect{X: min(2, m.w-w), Y: bottom - h, W: w, H: h}, lines, m.w)
 }
 
 func (m *model) overlayDialog(rows []string) {
@@ -611,25 +626,38 @@ func (m *model) overlayDialog(rows []string) {
 }
 
 func (m *model) overlayHelp(rows []string) {
-	all := helpLines(m.prefix)
 	head := " Keys — ↑/↓ PgUp/PgDn scroll, Esc closes"
 	w := min(m.w-2, 100)
+	all := helpLines(m.prefix, w-2)
 	if m.helpNotices {
 		all, head = m.noticeLines(w-2), " Notices, oldest first — ↑/↓ PgUp/PgDn scroll, Esc closes"
 	}
-	h := max(m.h-2, 1)
+	// The overlay stays above the status line: from the second row when
+	// there is room, else from the first.
+	body := m.lay.Body.H
+	if body <= 0 {
+		body = m.h
+	}
+	y := 0
+	if body >= 4 {
+		y = 1
+	}
+	h := max(body-y, 1)
 	m.helpOff = min(m.helpOff, max(len(all)-(h-1), 0))
-	lines := []string{style(fit(head, w), "1", "7")}
+	if more := len(all) - (h - 1); more > 0 {
+		head += fmt.Sprintf(" · %d–%d of %d", m.helpOff+1, min(m.helpOff+h-1, len(all)), len(all))
+	}
+	lines := []string{style(fit(ellipsis(head, w), w), "1", "7")}
 	for _, l := range all[m.helpOff:] {
 		if len(lines) >= h {
 			break
 		}
-		lines = append(lines, style(fit(" "+l, w), "48;5;235"))
+		lines = append(lines, style(fit(ellipsis(" "+l, w), w), "48;5;235"))
 	}
 	for len(lines) < h {
 		lines = append(lines, style(fit("", w), "48;5;235"))
 	}
-	overlay(rows, Rect{X: (m.w - w) / 2, Y: 1, W: w, H: h}, lines, m.w)
+	overlay(rows, Rect{X: (m.w - w) / 2, Y: y, W: w, H: h}, lines, m.w)
 }
 
 // activityText is a seat's activity as a title shows it: "waiting for
