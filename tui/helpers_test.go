@@ -31,6 +31,8 @@ type fakePane struct {
 	rows    int
 	lines   []string
 	sb      int
+	// hideCursor: the application hid its cursor (Claude draws its own).
+	hideCursor bool
 }
 
 func (p *fakePane) Write(b []byte) (int, error) {
@@ -62,7 +64,7 @@ func (p *fakePane) RenderScrolled(off int) string {
 	return strings.Join(out, "\n")
 }
 
-func (p *fakePane) Cursor() (int, int, bool) { return 3, 1, true }
+func (p *fakePane) Cursor() (int, int, bool) { return 3, 1, !p.hideCursor }
 func (p *fakePane) ScrollbackLen() int       { return p.sb }
 
 func (p *fakePane) typed() string {

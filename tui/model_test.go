@@ -388,9 +388,18 @@ func TestPaneGetsEveryKeyButThePrefix(t *testing.T) {
 		t.Errorf("typed %q, want %q", got, want)
 	}
 	v := hs.m.View()
-	if v.Cursor == nil || v.Cursor.X != in.X+3 || v.Cursor.Y != in.Y+1 {
+	if v.Cursor == nil || v.Cursor.X != in.X+3 || v.Cursor.Y != in.Y+1 || v.Cursor.Hidden {
 		t.Errorf("cursor %+v, want the application's at %d,%d", v.Cursor, in.X+3, in.Y+1)
 	}
+	// An application that hides its cursor still has it placed there,
+	// hidden (an input method composes at the cursor: issue 12 point 6).
+	pane.hideCursor = true
+	hs.send(seatsChangedMsg{})
+	if v := hs.m.View(); v.Cursor == nil || v.Cursor.X != in.X+3 || v.Cursor.Y != in.Y+1 || !v.Cursor.Hidden {
+		t.Errorf("hidden cursor %+v, want placed at %d,%d and hidden", v.Cursor, in.X+3, in.Y+1)
+	}
+	pane.hideCursor = false
+	hs.send(seatsChangedMsg{})
 	if !strings.Contains(hs.screen(), "日本語 line") {
 		t.Errorf("pane not drawn:\n%s", hs.screen())
 	}

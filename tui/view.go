@@ -113,11 +113,14 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 		}
 	case m.focus == focusPane && !m.scrollMode:
 		if s, ok := m.focusedPane(); ok && m.paneIdx < len(l.Panes) {
-			if c := m.paneCur[s.Pane]; c.visible {
-				in := l.Panes[m.paneIdx].Inner()
-				if c.x >= 0 && c.y >= 0 && c.x < in.W && c.y < in.H {
-					cur = tea.NewCursor(in.X+c.x, in.Y+c.y)
-				}
+			// A CLI that hides its cursor (Claude draws its own) still has
+			// one: the real cursor goes there, hidden, as tmux puts it, so an
+			// input method composes where the CLI reads (issue 12 point 6).
+			c := m.paneCur[s.Pane]
+			in := l.Panes[m.paneIdx].Inner()
+			if c.x >= 0 && c.y >= 0 && c.x < in.W && c.y < in.H {
+				cur = tea.NewCursor(in.X+c.x, in.Y+c.y)
+				cur.Hidden = !c.visible
 			}
 		}
 	}

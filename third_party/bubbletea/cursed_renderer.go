@@ -123,7 +123,7 @@ func (s *cursedRenderer) start() {
 	if s.lastView.AltScreen {
 		enableAltScreen(s, true, true)
 	}
-	enableTextCursor(s, s.lastView.Cursor != nil)
+	enableTextCursor(s, shown(s.lastView.Cursor)) // PATCH(pullcept): Hidden
 	if s.lastView.Cursor != nil {
 		if s.lastView.Cursor.Color != nil {
 			col, ok := colorful.MakeColor(s.lastView.Cursor.Color)
@@ -216,7 +216,7 @@ func (s *cursedRenderer) close() (err error) {
 		} else {
 			_, _ = s.scr.WriteString(ansi.EraseScreenBelow)
 		}
-		if lv.Cursor == nil {
+		if !shown(lv.Cursor) { // PATCH(pullcept): Hidden
 			enableTextCursor(s, true)
 		}
 		if !lv.DisableBracketedPasteMode {
@@ -561,8 +561,9 @@ func (s *cursedRenderer) flush(closing bool) error {
 	hasUpdates := s.buf.Len() > 0
 
 	// Cursor visibility.
-	didShowCursor := s.lastView != nil && s.lastView.Cursor != nil
-	showCursor := view.Cursor != nil
+	// PATCH(pullcept): a Hidden cursor is placed (above) but not shown.
+	didShowCursor := s.lastView != nil && shown(s.lastView.Cursor)
+	showCursor := shown(view.Cursor)
 	hideCursor := !showCursor
 	shouldUpdateCursorVis := (s.lastView == nil || didShowCursor != showCursor) || shouldUpdateAltScreen
 
@@ -748,6 +749,10 @@ func exitAltScreen(s *cursedRenderer, write bool) {
 	s.scr.RestoreCursor()
 }
 
+// shown says whether a view's cursor is shown (PATCH(pullcept): a Hidden
+// one is only placed).
+func shown(c *Cursor) bool { return c != nil && !c.Hidden }
+
 // enableTextCursor sets the text cursor mode.
 func enableTextCursor(s *cursedRenderer, enable bool) {
 	if enable {
@@ -925,6 +930,7 @@ func viewEquals(a, b *View) bool {
 			a.Cursor.Y != b.Cursor.Y ||
 			a.Cursor.Shape != b.Cursor.Shape ||
 			a.Cursor.Blink != b.Cursor.Blink ||
+			a.Cursor.Hidden != b.Cursor.Hidden || // PATCH(pullcept)
 			a.Cursor.Color != b.Cursor.Color {
 			return false
 		}

@@ -389,6 +389,12 @@ type Cursor struct {
 
 	// Blink is a boolean that determines whether the cursor should blink.
 	Blink bool
+
+	// PATCH(pullcept): Hidden places the cursor without showing it, as
+	// tmux does for a pane whose application hides its cursor: terminals
+	// draw an input method's preedit text at the cursor's position even
+	// while it is hidden.
+	Hidden bool
 }
 
 // NewCursor returns a new cursor with the default settings and the given
