@@ -420,14 +420,28 @@ func formatUsage(res *wire.UsageResult, now time.Time, loc *time.Location) strin
 	}
 	window("5h", res.FiveHour)
 	window("7d", res.SevenDay)
-	if t, err := time.Parse(time.RFC3339Nano, res.ReceivedAt); err == nil {
+	// The windows' own received time (the latest of the two): a context
+	// report since does not make old windows look new.
+	at := res.ReceivedAt
+	if res.FiveHour != nil || res.SevenDay != nil {
+		at = ""
+		for _, w := range []*wire.Window{res.FiveHour, res.SevenDay} {
+			if w != nil && w.ReceivedAt > at {
+				at = w.ReceivedAt // RFC 3339 UTC: ordered as text
+			}
+		}
+		if at == "" {
+			at = res.ReceivedAt
+		}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
 		ago := int(now.Sub(t) / time.Minute)
 		if ago < 0 {
 			ago = 0
 		}
 		fmt.Fprintf(&b, "received %s (%d min ago)", wire.LocalMinute(t, loc), ago)
-	} else if res.ReceivedAt != "" {
-		fmt.Fprintf(&b, "received %s", res.ReceivedAt)
+	} else if at != "" {
+		fmt.Fprintf(&b, "received %s", at)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

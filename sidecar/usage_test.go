@@ -59,3 +59,19 @@ func TestSayResultCarriesTheSeatsOwnUsage(t *testing.T) {
 		t.Errorf("an account-less seat's block: %q", text)
 	}
 }
+
+// my_usage dates the windows by their own received time: a context report
+// since does not make them look new.
+func TestMyUsageDatesTheWindows(t *testing.T) {
+	t.Parallel()
+	h := newRoom(t, "topic-w")
+	lin := h.join("Lin", "topic-w", sidecar.EnvAccountID, "acc-lin")
+	h.e.Usage().Record("topic-w", "acc-lin", room.UsageReport{SevenDay: &wire.Window{UsedPercentage: 40}}, h.now)
+	ctx := 10.0
+	h.e.Usage().Record("topic-w", "acc-lin", room.UsageReport{Context: &ctx}, h.now.Add(12*time.Minute))
+	text, isErr := lin.call(t, sidecar.ToolUsage, nil)
+	want := fmt.Sprintf("5h: not reported\n7d: 40%% used\nreceived %s (12 min ago)", wire.LocalMinute(h.now, time.Local))
+	if isErr || text != want {
+		t.Fatalf("my_usage:\n got %q\nwant %q", text, want)
+	}
+}
