@@ -81,9 +81,15 @@ func (m *model) startSel(room bool) {
 			m.status = "nothing in the room to select"
 			return
 		}
+		// At the post cursor's last line (the newest post at the bottom:
+		// the bottom line, as before the cursor).
 		h := m.lay.Room.Inner().H
 		last := min(start+h, len(all)) - 1
+		if s, ok := m.selectedPost(); ok {
+			last = s.last
+		}
 		m.sel = &lineSel{room: true, anchor: last, cur: last}
+		m.moveSel(0, false, false) // shown
 	} else {
 		s, ok := m.focusedPane()
 		if !ok {
@@ -192,12 +198,17 @@ func (m *model) copySel() tea.Cmd {
 	}
 	text, n := m.selText()
 	m.endSel()
-	m.copied = text
 	unit := "lines"
 	if n == 1 {
 		unit = "line"
 	}
-	m.status = fmt.Sprintf("copied %d %s", n, unit)
+	return m.clip(text, fmt.Sprintf("%d %s", n, unit))
+}
+
+// clip puts text on the clipboard; the status says "copied what".
+func (m *model) clip(text, what string) tea.Cmd {
+	m.copied = text
+	m.status = "copied " + what
 	return tea.SetClipboard(text)
 }
 

@@ -176,15 +176,16 @@ var bindings = []binding{
 	{ctxTopics, []string{"esc", "i"}, actFocusInput, "back to the input line"},
 	{ctxTopics, []string{"tab"}, actFocusNext, "focus the next area"},
 
-	{ctxRoom, []string{"up", "k"}, actUp, "scroll up a line (selecting: move the selection's end)"},
-	{ctxRoom, []string{"down", "j"}, actDown, "scroll down a line (selecting: move the selection's end)"},
-	{ctxRoom, []string{"pgup"}, actPgUp, "scroll up a page (older posts load at the top)"},
-	{ctxRoom, []string{"pgdown", "space"}, actPgDn, "scroll down a page"},
+	{ctxRoom, []string{"up", "k"}, actUp, "post cursor to the post before (a closed fold is one item, an open one its header and each post); selecting: move the selection's end"},
+	{ctxRoom, []string{"down", "j"}, actDown, "post cursor to the post after; selecting: move the selection's end"},
+	{ctxRoom, []string{"pgup"}, actPgUp, "scroll up a page (older posts load at the top); the cursor stays on a post shown"},
+	{ctxRoom, []string{"pgdown", "space"}, actPgDn, "scroll down a page; the cursor stays on a post shown"},
 	{ctxRoom, []string{"home", "g"}, actTop, "oldest loaded post"},
-	{ctxRoom, []string{"end", "G"}, actBottom, "newest post"},
-	{ctxRoom, []string{"v"}, actSelect, "select lines: starts at the bottom line shown (again: starts over at the selection's end)"},
-	{ctxRoom, []string{"y", "enter"}, actCopy, "copy the selected lines (plain text) to the clipboard (OSC 52)"},
-	{ctxRoom, []string{"e"}, actExpand, "expand or fold the MCP notices"},
+	{ctxRoom, []string{"end", "G"}, actBottom, "newest post (the cursor follows new posts from there)"},
+	{ctxRoom, []string{"v"}, actSelect, "select lines: starts at the selected post's last line (again: starts over at the selection's end)"},
+	{ctxRoom, []string{"y"}, actCopy, "copy the selected post (speaker line and body; a fold: its posts) as plain text to the clipboard (OSC 52); selecting: the selected lines"},
+	{ctxRoom, []string{"enter"}, actOpen, "open or close the selected fold; selecting: copy the selected lines"},
+	{ctxRoom, []string{"e"}, actExpand, "expand or fold all the MCP notices"},
 	{ctxRoom, []string{"esc"}, actCancel, "cancel the selection; without one, back to the input line"},
 	{ctxRoom, []string{"i"}, actFocusInput, "back to the input line"},
 	{ctxRoom, []string{"tab"}, actFocusNext, "focus the next area"},
@@ -291,7 +292,7 @@ func helpRows(prefix string) []helpRow {
 		}
 		out = append(out, helpRow{})
 	}
-	return append(out, helpRow{desc: "Mouse: click focuses an area (a topic opens it, an MCP fold opens or closes); the wheel scrolls; " +
+	return append(out, helpRow{desc: "Mouse: click focuses an area (a topic opens it, a room post is selected, an MCP fold opens or closes); the wheel scrolls; " +
 		"a drag over a pane's or the room's lines selects them, and the release copies them (OSC 52)."})
 }
 

@@ -562,7 +562,20 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 			cmd = m.loadTopics()
 		}
 		if rs := m.rooms[ev.Topic]; rs != nil {
+			// A cursor not on the newest post keeps its place: the view
+			// stays still as posts come in below (a log follower follows
+			// only from the end).
+			hold := rs == m.cur() && m.focus == focusRoom && rs.cursor != (itemKey{})
+			before := 0
+			if hold {
+				all, _ := m.roomLines()
+				before = len(all)
+			}
 			rs.addLive(ev.Post, ev.Role, ev.Own)
+			if hold && before > 0 {
+				all, _ := m.roomLines()
+				rs.offset += len(all) - before
+			}
 		}
 		return tea.Batch(cmd, m.notePersonMention(ev))
 	case app.RoomRoster:
@@ -1019,7 +1032,11 @@ func (m *model) setFocus(f focusKind, pane int) {
 			m.panesDirty = true
 		}
 	}
+	entering := f == focusRoom && m.focus != focusRoom
 	m.focus, m.paneIdx = f, pane
+	if entering {
+		m.enterRoom()
+	}
 	if m.zoom != zoomNone {
 		switch {
 		case f == focusPane:
@@ -1348,7 +1365,16 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			m.startSel(true)
 			return nil
 		case actCopy:
-			return m.copySel()
+			if m.sel != nil {
+				return m.copySel()
+			}
+			return m.copyPost()
+		case actOpen:
+			if m.sel != nil {
+				return m.copySel()
+			}
+			m.openSelected()
+			return nil
 		case actCancel:
 			if m.sel != nil {
 				m.endSel()
@@ -1359,7 +1385,7 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		if m.sel != nil && m.selMove(act, m.roomPage()) {
 			return nil
 		}
-		if m.scrollRoom(rs, act) {
+		if rs != nil && m.cursorKey(rs, act) {
 			return nil
 		}
 		switch act {
@@ -1367,6 +1393,12 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			rs.expandAll = !rs.expandAll
 			rs.expanded = map[string]bool{}
 			rs.invalidate()
+			if _, items, i := m.roomItemsNow(); i >= 0 {
+				if rs.cursor != (itemKey{}) {
+					rs.cursor = items[i].key // a post now folded: its fold
+				}
+				m.showItem(items[i])
+			}
 			return nil
 		}
 	case ctxParts:
@@ -1558,13 +1590,34 @@ func (m *model) click(ms tea.Mouse) tea.Cmd {
 			return m.openTopic(m.topics[i].ID)
 		}
 	case m.lay.Room.Contains(x, y):
-		m.setFocus(focusRoom, 0)
+		// The line under the mouse, read before the focus (which starts
+		// the cursor at the newest post) may scroll the view.
 		r := m.lay.Room.Inner()
-		if rs := m.cur(); rs != nil && r.Contains(x, y) {
+		rs := m.cur()
+		off, line := 0, -1
+		if rs != nil && r.Contains(x, y) {
 			vis, _ := rs.view(r.W, r.H, m.roomCtx())
-			if i := y - r.Y; i < len(vis) && vis[i].fold != "" {
-				rs.expanded[vis[i].fold] = !rs.expanded[vis[i].fold]
-				rs.invalidate()
+			if i := y - r.Y; i < len(vis) {
+				_, start := m.roomLines()
+				off, line = rs.offset, start+i
+			}
+		}
+		m.setFocus(focusRoom, 0)
+		if line < 0 {
+			return nil
+		}
+		rs.offset = off
+		// Any line of a post selects it; a fold's header also opens or
+		// closes the fold.
+		all, _ := m.roomLines()
+		items := roomItems(all)
+		for i, it := range items {
+			if line >= it.first && line <= it.last {
+				m.setCursor(items, i)
+				if it.key.fold != "" {
+					m.toggleFold(rs, it.key.fold)
+				}
+				break
 			}
 		}
 	case m.lay.Parts.Contains(x, y):
@@ -1607,6 +1660,9 @@ func (m *model) wheel(ms tea.Mouse) {
 	if m.lay.Room.Contains(x, y) || m.lay.Input.Contains(x, y) {
 		if rs := m.cur(); rs != nil {
 			rs.offset += d
+			if m.focus == focusRoom {
+				m.cursorIntoView()
+			}
 		}
 		return
 	}

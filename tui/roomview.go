@@ -43,6 +43,8 @@ type roomState struct {
 	// expanded folds, by the message id of their first post.
 	expanded  map[string]bool
 	expandAll bool
+	// cursor is the post cursor's item (zero: the newest, following).
+	cursor itemKey
 
 	cache   []roomLine
 	cacheW  int
@@ -57,10 +59,12 @@ type roomState struct {
 	cacheFrom, cacheAt int
 }
 
-// roomLine is one drawn line; fold is the fold's key on a fold header.
+// roomLine is one drawn line; fold is the fold's key on a fold header,
+// post the message id of the post a line draws.
 type roomLine struct {
 	text string
 	fold string
+	post string
 }
 
 func newRoomState(topic string) *roomState {
@@ -201,7 +205,7 @@ func (r *roomState) lines(w int, c roomCtx) []roomLine {
 		if open {
 			for _, q := range r.posts[i:j] {
 				for _, l := range r.postLines(q, w, c) {
-					out = append(out, roomLine{text: "  " + l.text})
+					out = append(out, roomLine{text: "  " + l.text, post: l.post})
 				}
 			}
 		}
@@ -269,13 +273,13 @@ func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 		}
 		h.WriteString(style(" → "+strings.Join(to, ", "), col))
 	}
-	out := []roomLine{{text: h.String()}}
+	out := []roomLine{{text: h.String(), post: p.MessageID}}
 	body := wrapText(wire.Visible(p.Content), max(w-2, 1))
 	for _, l := range body {
 		if p.FromApp {
 			l = style(l, "2")
 		}
-		out = append(out, roomLine{text: "  " + l})
+		out = append(out, roomLine{text: "  " + l, post: p.MessageID})
 	}
 	return out
 }

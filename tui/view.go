@@ -262,12 +262,14 @@ func (m *model) drawRoom(r Rect) []string {
 			out = append(out, style(" "+m.seatHint(), "2"))
 		}
 	}
-	start := 0
-	if m.sel != nil && m.sel.room {
-		_, start = m.roomLines()
+	start, mark := 0, -1
+	if rs != nil && (m.focus == focusRoom || (m.sel != nil && m.sel.room)) {
+		var all []roomLine
+		all, start = m.roomLines()
+		mark = m.cursorLine(all, start, start+len(vis))
 	}
 	for i, l := range vis {
-		if m.selected(true, 0, start+i) {
+		if m.selected(true, 0, start+i) || start+i == mark {
 			out = append(out, reverse(l.text, in.W))
 			continue
 		}
