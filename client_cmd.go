@@ -161,32 +161,28 @@ func relay(ctx context.Context, c *attach.Conn, uc net.Conn, stdin io.Reader, st
 
 // listServer is `pullcept ls`.
 func listServer(ctx context.Context, stdout io.Writer) error {
-	d, err := dirs.Resolve(os.Getenv)
-	if err != nil {
-		return err
-	}
-	c, uc, ok, err := dialServer(d, attach.Hello{Mode: attach.ModeList}, false)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("no server runs for this home (%s)", attach.SocketPath(d.Runtime))
-	}
-	defer uc.Close()
-	return relay(ctx, c, uc, nil, stdout, os.Stderr)
+	return askServer(ctx, attach.ModeList, "", stdout)
 }
 
 // killServer is `pullcept kill-server`: the server and its seats end (the
 // seats' stop sequence) before it returns.
 func killServer(ctx context.Context, stdout io.Writer) error {
+	return askServer(ctx, attach.ModeKill, "ending the server", stdout)
+}
+
+// askServer sends one screenless request (ls, kill) to the running server;
+// personOnly names what a seat's shell may not do ("" = anyone may).
+func askServer(ctx context.Context, mode, personOnly string, stdout io.Writer) error {
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
 	}
-	if err := refuseFromSeat(d, "ending the server"); err != nil {
-		return err
+	if personOnly != "" {
+		if err := refuseFromSeat(d, personOnly); err != nil {
+			return err
+		}
 	}
-	c, uc, ok, err := dialServer(d, attach.Hello{Mode: attach.ModeKill}, false)
+	c, uc, ok, err := dialServer(d, attach.Hello{Mode: mode}, false)
 	if err != nil {
 		return err
 	}

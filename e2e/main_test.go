@@ -143,7 +143,17 @@ func (s *serve) mark() int {
 // waitFrom returns the first line after the first from lines matching f.
 func (s *serve) waitFrom(from int, f func(map[string]any) bool) map[string]any {
 	s.t.Helper()
-	deadline := time.After(60 * time.Second)
+	l := s.scanFrom(from, 60*time.Second, f)
+	if l == nil {
+		s.t.Fatalf("serve never wrote the awaited line")
+	}
+	return l
+}
+
+// scanFrom returns the first line after the first from lines matching f,
+// or nil when none came within d.
+func (s *serve) scanFrom(from int, d time.Duration, f func(map[string]any) bool) map[string]any {
+	deadline := time.After(d)
 	seen := from
 	for {
 		s.mu.Lock()
@@ -157,7 +167,7 @@ func (s *serve) waitFrom(from int, f func(map[string]any) bool) map[string]any {
 		select {
 		case <-grew:
 		case <-deadline:
-			s.t.Fatalf("serve never wrote the awaited line")
+			return nil
 		}
 	}
 }

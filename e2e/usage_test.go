@@ -462,23 +462,7 @@ func TestUsageRealCodexLimit(t *testing.T) {
 // matching f. It is for a line that must NOT come: nothing says that it
 // never will, so the wait is bounded.
 func (s *serve) appearsWithin(from int, d time.Duration, f func(map[string]any) bool) map[string]any {
-	deadline := time.After(d)
-	seen := from
-	for {
-		s.mu.Lock()
-		lines, grew := s.lines, s.grew
-		s.mu.Unlock()
-		for ; seen < len(lines); seen++ {
-			if f(lines[seen]) {
-				return lines[seen]
-			}
-		}
-		select {
-		case <-grew:
-		case <-deadline:
-			return nil
-		}
-	}
+	return s.scanFrom(from, d, f)
 }
 
 // appPost matches serve's post event of the app in topic whose content
