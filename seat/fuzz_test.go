@@ -1,9 +1,13 @@
 package seat
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"pullcept/room/wire"
 )
 
 // FuzzLoadConfig: any config.json loads without panicking; every account
@@ -49,5 +53,47 @@ func FuzzReadCodexSessionMeta(f *testing.F) {
 			t.Fatal(err)
 		}
 		_, _ = ReadCodexSessionMeta(path) // must not panic or hang
+	})
+}
+
+// FuzzCodexUsageLines: a rollout is the CLI's file, outside input. Any
+// bytes, fed in any split, report only sane figures: percentages finite
+// and not negative, the context at most 100 %, reset times RFC 3339,
+// model and effort on one line; and nothing panics.
+func FuzzCodexUsageLines(f *testing.F) {
+	for _, name := range []string{"limit-0.171.0.jsonl", "effort-0.171.0.jsonl"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", "codex_usage", name)); err == nil {
+			f.Add(b, uint8(7))
+		}
+	}
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":-1e309,"window_minutes":300,"resets_at":1e300}}}}`+"\n"), uint8(1))
+	f.Add([]byte("not json\n{\"type\":\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
+		var got []UsageReport
+		tail := &codexUsageTail{report: func(r UsageReport) { got = append(got, r) }, now: func() time.Time { return time.Unix(1_800_000_000, 0) }}
+		step := int(split)%64 + 1
+		for i := 0; i < len(data); i += step {
+			tail.feed(data[i:min(i+step, len(data))])
+			tail.flush(false)
+		}
+		for _, r := range got {
+			for _, w := range []*wire.Window{r.FiveHour, r.SevenDay} {
+				if w == nil {
+					continue
+				}
+				if w.UsedPercentage < 0 || math.IsNaN(w.UsedPercentage) || math.IsInf(w.UsedPercentage, 0) {
+					t.Fatalf("window percentage %v", w.UsedPercentage)
+				}
+				if _, err := time.Parse(time.RFC3339, w.ResetsAt); w.ResetsAt != "" && err != nil {
+					t.Fatalf("reset time %q", w.ResetsAt)
+				}
+			}
+			if c := r.Context; c != nil && (*c < 0 || *c > 100 || math.IsNaN(*c)) {
+				t.Fatalf("context %v", *c)
+			}
+			if r.Model != wire.OneLine(r.Model) || r.Effort != wire.OneLine(r.Effort) {
+				t.Fatalf("model %q / effort %q not one safe line", r.Model, r.Effort)
+			}
+		}
 	})
 }
