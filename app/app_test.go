@@ -210,21 +210,7 @@ func TestNeedsYou(t *testing.T) {
 	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
 		t.Fatal(err)
 	}
-	// The seat's sidecar, as the CLI would start it: it sits in the room
-	// as the account, so posts are typed into its terminal.
-	bot, _, err := websocket.DefaultDialer.Dial(a.URL(), http.Header{"Authorization": {"Bearer " + a.Token()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bot.Close()
-	if err := bot.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: topic, AccountID: "bot"}); err != nil {
-		t.Fatal(err)
-	}
-	for { // Bot in the roster
-		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
-			break
-		}
-	}
+	bot := joinAsSidecar(t, a, sub, topic, "bot", "Bot")
 	need := func(want func(Need) bool) Need {
 		t.Helper()
 		for {
@@ -266,6 +252,26 @@ func TestNeedsYou(t *testing.T) {
 		t.Fatal(err)
 	}
 	need(func(n Need) bool { return !n.On && n.Why == NeedUnanswered })
+}
+
+// joinAsSidecar seats account in topic's room as its sidecar would (the
+// CLI starts it), so posts are typed into its terminal; it returns once the
+// roster shows it beside the person.
+func joinAsSidecar(t *testing.T, a *App, sub *Subscription, topic, account, name string) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial(a.URL(), http.Header{"Authorization": {"Bearer " + a.Token()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: name, Room: topic, AccountID: account}); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
+			return c
+		}
+	}
 }
 
 // waitAwaiting waits until the post typed into the seat awaits an answer.

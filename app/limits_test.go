@@ -2,13 +2,10 @@ package app
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/gorilla/websocket"
 
 	"pullcept/room"
 	"pullcept/room/wire"
@@ -37,19 +34,7 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 	if _, err := a.StartSeat(context.Background(), topic, "lay"); err != nil {
 		t.Fatal(err)
 	}
-	lay, _, err := websocket.DefaultDialer.Dial(a.URL(), http.Header{"Authorization": {"Bearer " + a.Token()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer lay.Close()
-	if err := lay.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Lay", Room: topic, AccountID: "lay"}); err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if ev := next(t, sub); ev.Kind == EventRoom && ev.Room.Kind == RoomRoster && len(ev.Room.Participants) == 2 {
-			break
-		}
-	}
+	joinAsSidecar(t, a, sub, topic, "lay", "Lay")
 	post := func(want string) string {
 		t.Helper()
 		for {
