@@ -319,17 +319,7 @@ func TestCopyReachesTheTerminal(t *testing.T) {
 // A room selection moved up past the loaded posts keeps its lines when
 // older posts load above it.
 func TestRoomSelectionAcrossOlderPages(t *testing.T) {
-	hs := newHarness(t, nil, 80, 24)
-	id := hs.m.topic
-	for i := range 120 {
-		hs.m.input.Set(fmt.Sprintf("post %03d", i))
-		hs.key(tea.KeyEnter, 0)
-		hs.pump()
-	}
-	hs.prefix('c', "c")
-	hs.run(hs.m.loadTopics())
-	delete(hs.m.rooms, id)
-	hs.run(hs.m.openTopic(id))
+	hs := reopenedWithPages(t)
 	hs.prefix('r', "r")
 	hs.typeText("v")
 	for range 200 {
@@ -343,4 +333,22 @@ func TestRoomSelectionAcrossOlderPages(t *testing.T) {
 	if len(got) != 240 || got[1] != "  post 000" || got[239] != "  post 119" {
 		t.Errorf("copied %d lines: first %q, last %q", len(got), got[:2], got[len(got)-1])
 	}
+}
+
+// reopenedWithPages is a screen on a topic of 120 posts opened again, so
+// only its last page is loaded and older ones load as the view climbs.
+func reopenedWithPages(t *testing.T) *harness {
+	t.Helper()
+	hs := newHarness(t, nil, 80, 24)
+	id := hs.m.topic
+	for i := range 120 {
+		hs.m.input.Set(fmt.Sprintf("post %03d", i))
+		hs.key(tea.KeyEnter, 0)
+		hs.pump()
+	}
+	hs.prefix('c', "c")
+	hs.run(hs.m.loadTopics())
+	delete(hs.m.rooms, id)
+	hs.run(hs.m.openTopic(id))
+	return hs
 }
