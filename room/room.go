@@ -37,6 +37,7 @@ var (
 	ErrNameTooLong    = errors.New("name too long")
 	ErrAccountTooLong = errors.New("account_id too long")
 	ErrRoomFull       = errors.New("room full")
+	ErrPersonsName    = errors.New("the person's name")
 )
 
 // DefaultMaxSeats is how many socket connections one room seats when
@@ -228,7 +229,8 @@ func (e *Engine) Drop(topic string) {
 //
 // A hello whose name is over wire.MaxNameRunes characters or whose
 // account_id is over wire.MaxAccountIDLen bytes is refused and changes
-// nothing (not even the room it would fix). A hello into a room that seats
+// nothing (not even the room it would fix), and so is a hello taking the
+// person's name (ErrPersonsName). A hello into a room that seats
 // Config.MaxSeats connections already is refused with ErrRoomFull; the room
 // stays fixed, and a later hello takes a seat once one is free.
 func (e *Engine) Hello(id ConnID, h wire.Hello) error {
@@ -241,6 +243,11 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 	}
 	if name == "" {
 		name = "unnamed"
+	}
+	if strings.EqualFold(name, e.cfg.PersonName) {
+		// Only the person speaks under the person's name: the log keeps no
+		// role, so a reloaded post under it would read as the person's.
+		return fmt.Errorf("%w: %q is the person's name in this run's rooms (names match ignoring case); connect under another name", ErrPersonsName, name)
 	}
 	e.mu.Lock()
 	c, ok := e.conns[id]

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -380,6 +382,37 @@ func TestSecondHelloDoesNotMove(t *testing.T) {
 	f.say(t, lin, "stays in a", "")
 	if len(f.log.ids(topicA)) != 1 || len(f.log.ids("topic-b")) != 0 {
 		t.Fatal("a second hello moved the connection")
+	}
+}
+
+// Only the person speaks under the person's name: the log keeps no role,
+// so a reloaded post under it reads as the person's.
+func TestNoConnectionTakesThePersonsName(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	for _, name := range []string{"Master", " master ", "MASTER"} {
+		id := f.e.NewConn()
+		err := f.e.Hello(id, wire.Hello{Type: wire.TypeHello, Name: name, Room: topicA, AccountID: "acc-admin"})
+		if !errors.Is(err, ErrPersonsName) || !strings.Contains(err.Error(), "person's name") {
+			t.Errorf("hello as %q: %v, want ErrPersonsName", name, err)
+		}
+		if _, err := f.e.PostFromConn(id, wire.PostFrame{Content: "impostor"}); err == nil {
+			t.Errorf("a connection refused as %q posted", name)
+		}
+	}
+	lin := f.join(t, "Lin", "")
+	if err := f.e.Hello(lin, wire.Hello{Type: wire.TypeHello, Name: "master", Room: topicA}); !errors.Is(err, ErrPersonsName) {
+		t.Fatalf("rename to the person's name: %v", err)
+	}
+	var names []string
+	for _, p := range f.e.Roster(topicA) {
+		names = append(names, p.Name)
+	}
+	if !slices.Equal(names, []string{"Master", "Lin"}) {
+		t.Errorf("roster %q, want the person and Lin (the rename changed nothing)", names)
+	}
+	if len(f.log.ids(topicA)) != 0 {
+		t.Errorf("refused hellos logged posts: %v", f.log.ids(topicA))
 	}
 }
 

@@ -632,34 +632,6 @@ func TestHelpStaysAboveTheStatusLineAlignedAndWhole(t *testing.T) {
 	}
 }
 
-func TestSocketUnderThePersonsNameIsNotThePerson(t *testing.T) {
-	hs := newHarness(t, nil, 100, 30)
-	hs.typeText("mine")
-	hs.key(tea.KeyEnter, 0)
-	hs.pump()
-	id := seat(t, hs, "you", "")
-	if _, err := hs.eng.PostFromConn(id, wire.PostFrame{Type: "post", MessageID: "s1", Content: "impostor", LastSeen: hs.m.cur().watermark}); err != nil {
-		t.Fatal(err)
-	}
-	hs.pump()
-	scr := hs.screen()
-	if n := strings.Count(scr, "▶ you"); n != 1 {
-		t.Errorf("%d posts drawn as the person's, want 1:\n%s", n, scr)
-	}
-	if !strings.Contains(scr, "you (unknown, not you)") {
-		t.Errorf("the socket's post does not say its role:\n%s", scr)
-	}
-	var admin, unknown bool
-	for _, l := range strings.Split(scr, "\n") {
-		l = strings.TrimRight(l, " ")
-		admin = admin || strings.HasSuffix(l, "admin") && strings.Contains(l, "● you")
-		unknown = unknown || strings.HasSuffix(l, "unknown") && strings.Contains(l, "● you")
-	}
-	if !admin || !unknown {
-		t.Errorf("participants: person admin %v, socket unknown %v:\n%s", admin, unknown, scr)
-	}
-}
-
 func TestFocusAndZoomShowInTheHeaders(t *testing.T) {
 	seats := newFakeSeats()
 	hs := newHarness(t, seats, 160, 40)

@@ -25,10 +25,11 @@ type roomState struct {
 	mcp   map[string]bool // ids delivered live with role mcp
 	// own are the ids the person at this screen said (the event's Own, or
 	// the answer to the person's post); others are the other ids delivered
-	// live, with their role. A post known neither way (an older page) is
-	// the person's when it has no account and the person's name.
+	// live. A post known neither way (an older page) is the person's when it
+	// has no account and the person's name, which the room lets no
+	// connection take (room.ErrPersonsName).
 	own    map[string]bool
-	others map[string]string
+	others map[string]bool
 	roster []app.Participant
 
 	loaded  bool // the first page arrived (or the topic is new)
@@ -68,7 +69,7 @@ type roomLine struct {
 }
 
 func newRoomState(topic string) *roomState {
-	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]string{}, expanded: map[string]bool{}}
+	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]bool{}, expanded: map[string]bool{}}
 }
 
 func (r *roomState) invalidate() { r.cacheOK = false }
@@ -83,7 +84,7 @@ func (r *roomState) addLive(p wire.Post, role string, own bool) bool {
 		r.own[p.MessageID] = true
 		delete(r.others, p.MessageID)
 	} else if !r.own[p.MessageID] {
-		r.others[p.MessageID] = role
+		r.others[p.MessageID] = true
 	}
 	if r.seen[p.MessageID] {
 		return false
@@ -244,8 +245,7 @@ func postTime(ts string, c roomCtx) string {
 
 // postLines draws one post: a header (time, speaker in colour, addressees)
 // and the body wrapped under it. Only the person's own posts are marked
-// "▶" in reverse; another speaker using the person's name is drawn like
-// any other, its role after the name.
+// "▶" in reverse (the room seats no one else under the person's name).
 func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 	name := wire.OneLine(p.Speaker)
 	col := fgHex(hueColor(p.Hue, p.Speaker))
@@ -257,12 +257,6 @@ func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 		h.WriteString(style("ⓘ "+name, "2", "3"))
 	case r.isOwn(p, c):
 		h.WriteString(style("▶ "+name, col, "1", "7")) // the person's own
-	case p.Speaker == c.person:
-		role := r.others[p.MessageID]
-		if role == "" {
-			role = wire.RoleUnknown
-		}
-		h.WriteString(style(name, col, "1") + style(" ("+wire.OneLine(role)+", not you)", "2", "33"))
 	default:
 		h.WriteString(style(name, col, "1"))
 	}

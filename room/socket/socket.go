@@ -259,11 +259,12 @@ const (
 	helloNoRoom = iota
 	helloRoomFull
 	helloTooLong
+	helloPersonsName
 	helloOther
 	helloKinds
 )
 
-var helloKindNames = [helloKinds]string{"no room", "room full", "name or account_id too long", "other"}
+var helloKindNames = [helloKinds]string{"no room", "room full", "name or account_id too long", "the person's name", "other"}
 
 // logHelloRefused logs a hello the room did not seat: at most one line per
 // hookLogEvery for each kind of refusal, with how many were refused since,
@@ -277,6 +278,8 @@ func (s *Server) logHelloRefused(h *wire.Hello, err error) {
 		kind = helloRoomFull
 	case errors.Is(err, room.ErrNameTooLong), errors.Is(err, room.ErrAccountTooLong):
 		kind = helloTooLong
+	case errors.Is(err, room.ErrPersonsName):
+		kind = helloPersonsName
 	}
 	n, ok := s.refusedHellos[kind].hit(time.Now(), hookLogEvery)
 	if !ok {
