@@ -223,6 +223,15 @@ func storeClient(ctx context.Context, args []string, stdout io.Writer) error {
 	defer release()
 	switch args[0] {
 	case "accounts":
+		if nick, ok := nicknameArgs(args); ok {
+			cfg, _ := seat.Load(d.ConfigFile())
+			if acc, found := cfg.Account(nick[0]); found {
+				acc.Nickname = nick[1]
+				if err := app.CheckCallName(acc.CallName(), personName()); err != nil {
+					return fmt.Errorf("accounts nickname: %w", err)
+				}
+			}
+		}
 		return seat.AccountsCommand(args[1:], d.ConfigFile(), stdout, execLookPath)
 	default:
 		store, err := topicstore.Open(d.Logs())
@@ -236,7 +245,26 @@ func storeClient(ctx context.Context, args []string, stdout io.Writer) error {
 
 // writes says whether a store command changes something.
 func writes(args []string) bool {
-	return len(args) > 1 && args[0] == "accounts" && (args[1] == "add" || args[1] == "remove")
+	if len(args) < 2 || args[0] != "accounts" {
+		return false
+	}
+	switch args[1] {
+	case "add", "remove", "rm", "nickname", "nick":
+		return true
+	}
+	return false
+}
+
+// nicknameArgs is `accounts nickname ID [NICK]`'s id and nickname.
+func nicknameArgs(args []string) ([2]string, bool) {
+	if len(args) < 3 || len(args) > 4 || args[0] != "accounts" || (args[1] != "nickname" && args[1] != "nick") {
+		return [2]string{}, false
+	}
+	nick := ""
+	if len(args) == 4 {
+		nick = args[3]
+	}
+	return [2]string{args[2], nick}, true
 }
 
 // storeCommand runs a store command inside the server.
@@ -246,6 +274,15 @@ func storeCommand(a *app.App, args []string, stdout io.Writer) error {
 	}
 	switch args[0] {
 	case "accounts":
+		if nick, ok := nicknameArgs(args); ok {
+			// The running app saves it and renames the running seats.
+			name, err := a.SetNickname(nick[0], nick[1])
+			if err != nil {
+				return fmt.Errorf("accounts nickname: %w", err)
+			}
+			fmt.Fprintf(stdout, "The room now calls %s %q (%s).\n", nick[0], name, a.Dirs().ConfigFile())
+			return nil
+		}
 		if err := seat.AccountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, execLookPath); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -65,6 +66,7 @@ type App struct {
 	needs  *needs
 	limits *limits
 
+	reloadMu sync.Mutex // one reload of config.json at a time
 	watchMu  sync.Mutex
 	watchers map[chan struct{}]struct{}
 
@@ -129,8 +131,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		a.log.Warn("topic index recovered", "what", r)
 		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
 	}
-	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed})
-	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, PersonName: o.PersonName})
+	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames})
+	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName})
 	token, err := socket.NewToken()
 	if err != nil {
 		return fail(err)
@@ -151,6 +153,9 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.wg.Add(2)
 	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
 	go func() { defer a.wg.Done(); a.fanChanges(ctx) }()
+	if o.Accounts == nil {
+		a.watchConfig(ctx)
+	}
 	return a, nil
 }
 
@@ -302,9 +307,22 @@ func (a *App) Store() *topicstore.Store { return a.store }
 // ReloadAccounts reads config.json again (after `pullcept accounts`
 // changed it through the server) and says what loading it said.
 func (a *App) ReloadAccounts() string {
+	n, _ := a.reloadAccounts()
+	return n
+}
+
+// reloadAccounts is ReloadAccounts, also saying whether the accounts
+// changed.
+func (a *App) reloadAccounts() (string, bool) {
+	a.reloadMu.Lock()
+	defer a.reloadMu.Unlock()
 	cfg, notice := LoadConfig(a.dirs.ConfigFile())
-	a.seats.SetAccounts(cfg.Accounts)
-	return notice
+	changed := !reflect.DeepEqual(cfg.Accounts, a.seats.Accounts())
+	msgs := a.setAccounts(cfg.Accounts)
+	if notice != "" {
+		msgs = append(msgs, notice)
+	}
+	return strings.Join(msgs, "; "), changed
 }
 
 // Dirs are the run's folders.

@@ -92,7 +92,7 @@ func (a *App) limit(topic, account string, until time.Time) {
 		return
 	}
 	fresh := s.Activity.SetLimited(until)
-	name := s.Account.CallName()
+	name := a.seats.CallName(s)
 	a.limits.mu.Lock()
 	key := [2]string{topic, account}
 	if t := a.limits.timers[key]; t != nil {
@@ -134,7 +134,7 @@ func (a *App) unlimit(topic, account string) {
 	if limited, _ := s.Activity.Limited(); !limited {
 		return
 	}
-	name := s.Account.CallName()
+	name := a.seats.CallName(s)
 	// Queued first while the seat still holds, so it is typed before the
 	// held posts the moment the hold ends.
 	if _, err := a.engine.AppInstruct(topic, account, name, ResumeInstruction(name)); err != nil {

@@ -35,7 +35,7 @@ func (a *App) Seats(topic string) []SeatInfo {
 	var out []SeatInfo
 	for _, s := range a.seats.Seats(topic) {
 		held, why := a.typist.Held(topic, s.Account.ID)
-		out = append(out, SeatInfo{Account: s.Account.ID, Name: s.Account.CallName(), Kind: string(s.Account.Kind),
+		out = append(out, SeatInfo{Account: s.Account.ID, Name: a.seats.CallName(s), Kind: string(s.Account.Kind),
 			State: s.State(), Exit: s.Exit(), Activity: s.Activity.Snapshot(), Held: held, Hold: why, Pane: s.Terminal()})
 	}
 	return out

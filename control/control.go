@@ -41,6 +41,7 @@ type Command struct {
 	Account  string `json:"account,omitempty"`
 	Limit    int    `json:"limit,omitempty"`
 	Keys     string `json:"keys,omitempty"` // "keys": bytes typed into a seat's terminal as the person
+	Nickname string `json:"nickname,omitempty"` // "nickname": what the room calls Account ("" clears it)
 }
 
 // TopicInfo is a topic in the "topics" answer.
@@ -276,6 +277,12 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		return line{"event": "renamed", "topic": c.Topic, "name": c.Name}
 	case "delete":
 		return s.delete(ctx, c)
+	case "nickname":
+		name, err := s.App.SetNickname(c.Account, c.Nickname)
+		if err != nil {
+			return errLine(c, "nickname: %v", err)
+		}
+		return line{"event": "nickname", "account": c.Account, "name": name}
 	case "topics":
 		return s.topics(c)
 	case "start", "stop", "restart", "seats", "screen", "keys", "release":
@@ -287,7 +294,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "":
 		return errLine(c, `missing "cmd"`)
 	default:
-		return errLine(c, "unknown command %q (want post, new, open, rename, delete, topics, start, stop, restart, release, seats, screen, keys)", c.Cmd)
+		return errLine(c, "unknown command %q (want post, new, open, rename, delete, nickname, topics, start, stop, restart, release, seats, screen, keys)", c.Cmd)
 	}
 }
 

@@ -212,6 +212,10 @@ func TestServeFloorRejectionReturnsMissed(t *testing.T) {
 	if err := lin.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Lin", Room: cur}); err != nil {
 		t.Fatal(err)
 	}
+	var id wire.Identity // a seated hello is answered by its identity
+	if err := lin.ReadJSON(&id); err != nil || id.Type != wire.TypeIdentity {
+		t.Fatalf("after hello: %+v %v", id, err)
+	}
 	if err := lin.WriteJSON(wire.PostFrame{Type: wire.TypePost, MessageID: "lin-1", Content: "from Lin"}); err != nil {
 		t.Fatal(err)
 	}

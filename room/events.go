@@ -33,10 +33,11 @@ type Event struct {
 // Participant is one seat of a room's roster. Seats are keyed by
 // connection, so two participants may share a name.
 type Participant struct {
-	Name    string `json:"name"`
-	Hue     *int   `json:"hue,omitempty"`
-	Account string `json:"account,omitempty"`
-	Person  bool   `json:"person,omitempty"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name,omitempty"` // the account's name when it differs from Name
+	Hue      *int   `json:"hue,omitempty"`
+	Account  string `json:"account,omitempty"`
+	Person   bool   `json:"person,omitempty"`
 }
 
 // SubscriberBuffer is how many events a subscriber may have pending before

@@ -85,6 +85,12 @@ type Config struct {
 	// AccountKind answers the kind of a configured account; nil or !ok
 	// means unknown.
 	AccountKind func(account string) (kind string, ok bool)
+	// AccountNames answers a configured account's calling name (nickname,
+	// else name) and name as saved now; nil or !ok: not configured. A seat
+	// naming a configured account is called by these names, whatever its
+	// hello said (spec 003: 再接続は保存設定の呼称を採用する), and Rename
+	// reads them again.
+	AccountNames func(account string) (name, fullName string, ok bool)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// PersonName is the person's name in every room (the TUI or the
@@ -131,11 +137,12 @@ type Room struct {
 }
 
 type seat struct {
-	name    string
-	hue     *int
-	account string
-	since   uint64 // floor position when the seat was taken
-	person  bool
+	name     string // the calling name: addressing, the roster, speaker
+	fullName string // the account's name when it differs ("" otherwise)
+	hue      *int
+	account  string
+	since    uint64 // floor position when the seat was taken
+	person   bool
 }
 
 // New makes an engine.
@@ -244,10 +251,15 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 	if name == "" {
 		name = "unnamed"
 	}
-	if strings.EqualFold(name, e.cfg.PersonName) {
-		// Only the person speaks under the person's name: the log keeps no
-		// role, so a reloaded post under it would read as the person's.
-		return fmt.Errorf("%w: %q is the person's name in this run's rooms (names match ignoring case); connect under another name", ErrPersonsName, name)
+	full := strings.TrimSpace(h.FullName)
+	if n := utf8.RuneCountInString(full); n > wire.MaxNameRunes {
+		return fmt.Errorf("%w: the full name is %d characters; the limit is %d", ErrNameTooLong, n, wire.MaxNameRunes)
+	}
+	if saved, savedFull, ok := e.accountNames(h.AccountID); ok {
+		name, full = saved, savedFull
+	}
+	if err := e.checkName(name); err != nil {
+		return err
 	}
 	e.mu.Lock()
 	c, ok := e.conns[id]
@@ -273,7 +285,94 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 	if r == nil {
 		return fmt.Errorf("%w: room %q does not exist in this run", ErrNoRoom, topic)
 	}
-	return e.seat(r, id, &seat{name: name, hue: h.Hue, account: h.AccountID})
+	return e.seat(r, id, &seat{name: name, fullName: fullNameOf(name, full), hue: h.Hue, account: h.AccountID})
+}
+
+// accountNames is Config.AccountNames for a declared account.
+func (e *Engine) accountNames(account string) (name, full string, ok bool) {
+	if account == "" || e.cfg.AccountNames == nil {
+		return "", "", false
+	}
+	name, full, ok = e.cfg.AccountNames(account)
+	name, full = strings.TrimSpace(name), strings.TrimSpace(full)
+	return name, full, ok && name != ""
+}
+
+// fullNameOf is the full name a post of a speaker called name carries: ""
+// when it is no other name.
+func fullNameOf(name, full string) string {
+	if full == name {
+		return ""
+	}
+	return full
+}
+
+// checkName refuses a calling name no connection may take.
+func (e *Engine) checkName(name string) error {
+	if strings.EqualFold(name, e.cfg.PersonName) {
+		// Only the person speaks under the person's name: the log keeps no
+		// role, so a reloaded post under it would read as the person's.
+		return fmt.Errorf("%w: %q is the person's name in this run's rooms (names match ignoring case); connect under another name", ErrPersonsName, name)
+	}
+	return nil
+}
+
+// Identity is the names connection id is seated under (ok false: not
+// seated).
+func (e *Engine) Identity(id ConnID) (wire.Identity, bool) {
+	r, err := e.connRoom(id)
+	if err != nil {
+		return wire.Identity{}, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s, ok := r.seats[id]
+	if !ok {
+		return wire.Identity{}, false
+	}
+	return wire.Identity{Type: wire.TypeIdentity, Name: s.name, FullName: s.fullName}, true
+}
+
+// Rename calls every seat of account, in every room, by the account's
+// saved names (Config.AccountNames) from now on: the roster of each room
+// changes, the connection, its seat position and its floor position stay.
+// Posts already said keep the names they were said under. It returns the
+// connections whose names changed (to be told their identity). A saved name
+// no connection may take (the person's) renames nothing.
+func (e *Engine) Rename(account string) ([]ConnID, error) {
+	name, full, ok := e.accountNames(account)
+	if !ok {
+		return nil, nil
+	}
+	if err := e.checkName(name); err != nil {
+		return nil, err
+	}
+	full = fullNameOf(name, full)
+	e.mu.Lock()
+	rooms := make([]*Room, 0, len(e.rooms))
+	for _, r := range e.rooms {
+		rooms = append(rooms, r)
+	}
+	e.mu.Unlock()
+	var changed []ConnID
+	for _, r := range rooms {
+		r.mu.Lock()
+		n := 0
+		for _, id := range r.order {
+			s := r.seats[id]
+			if s.person || s.account != account || (s.name == name && s.fullName == full) {
+				continue
+			}
+			s.name, s.fullName = name, full
+			changed = append(changed, id)
+			n++
+		}
+		if n > 0 && !r.dropped {
+			e.rosterChangedLocked(r)
+		}
+		r.mu.Unlock()
+	}
+	return changed, nil
 }
 
 // seat seats (or renames) connection id in r; a new socket seat past
@@ -345,7 +444,7 @@ func (r *Room) rosterLocked() []Participant {
 	out := make([]Participant, 0, len(r.order))
 	for _, id := range r.order {
 		s := r.seats[id]
-		out = append(out, Participant{Name: s.name, Hue: s.hue, Account: s.account, Person: s.person})
+		out = append(out, Participant{Name: s.name, FullName: s.fullName, Hue: s.hue, Account: s.account, Person: s.person})
 	}
 	return out
 }
@@ -532,10 +631,13 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	case fromPerson:
 		p.Speaker, p.Hue, role = s.name, s.hue, wire.RoleAdmin
 	case fromSocket:
-		p.Speaker, p.Hue, p.Account = s.name, s.hue, s.account
+		p.Speaker, p.FullName, p.Hue, p.Account = s.name, s.fullName, s.hue, s.account
 		role = e.roleOf(s.account)
 	case fromMCP:
 		p.Speaker, p.Hue, p.Account, role = in.name, in.hue, in.account, wire.RoleMCP
+		if _, full, ok := e.accountNames(in.account); ok {
+			p.FullName = fullNameOf(in.name, full)
+		}
 	case fromApp:
 		p.Speaker, p.FromApp, role = in.name, true, wire.RoleApp
 	}

@@ -469,25 +469,40 @@ type configDoc struct {
 // parseDoc reads the file's JSON: an object whose "accounts", if present, is
 // an array.
 func parseDoc(data []byte) (*configDoc, error) {
+	keys, vals, err := parseObject(data)
+	if err != nil {
+		return nil, err
+	}
+	doc := &configDoc{keys: keys, vals: vals}
+	if raw, ok := doc.vals["accounts"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &doc.accounts); err != nil {
+			return nil, errors.New(`field "accounts" must be an array of account objects`)
+		}
+	}
+	return doc, nil
+}
+
+// parseObject reads a JSON object's keys in order and their raw values.
+func parseObject(data []byte) ([]string, map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	doc := &configDoc{vals: map[string]json.RawMessage{}}
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+		return nil, nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New(`not a JSON object (want {"accounts": [...]})`)
+		return nil, nil, errors.New(`not a JSON object (want {"accounts": [...]})`)
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+			return nil, nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
 		}
 		key := tok.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+			return nil, nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
 		}
 		if _, dup := doc.vals[key]; !dup {
 			doc.keys = append(doc.keys, key)
@@ -495,17 +510,12 @@ func parseDoc(data []byte) (*configDoc, error) {
 		doc.vals[key] = raw
 	}
 	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
+		return nil, nil, fmt.Errorf("not JSON: %s", jsonErr(err, data))
 	}
 	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("not JSON: data after the top-level object")
+		return nil, nil, errors.New("not JSON: data after the top-level object")
 	}
-	if raw, ok := doc.vals["accounts"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &doc.accounts); err != nil {
-			return nil, errors.New(`field "accounts" must be an array of account objects`)
-		}
-	}
-	return doc, nil
+	return doc.keys, doc.vals, nil
 }
 
 // jsonErr describes a decoding error with its line and column.
@@ -543,24 +553,30 @@ func (d *configDoc) encode() ([]byte, error) {
 		d.keys = append(d.keys, "accounts")
 	}
 	d.vals["accounts"] = raw
+	b := encodeObject(d.keys, d.vals)
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// encodeObject writes a JSON object with its keys in order.
+func encodeObject(keys []string, vals map[string]json.RawMessage) []byte {
 	var b bytes.Buffer
 	b.WriteString("{")
-	for i, k := range d.keys {
+	for i, k := range keys {
 		if i > 0 {
 			b.WriteString(",")
 		}
 		kb, _ := json.Marshal(k)
 		b.Write(kb)
 		b.WriteString(":")
-		b.Write(d.vals[k])
+		b.Write(vals[k])
 	}
 	b.WriteString("}")
-	var out bytes.Buffer
-	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
-		return nil, err
-	}
-	out.WriteByte('\n')
-	return out.Bytes(), nil
+	return b.Bytes()
 }
 
 // rawID is the id of a raw entry, "" when it has none readable.
@@ -717,6 +733,7 @@ const accountsUsage = `usage:
                         [--command LINE] [--resume LINE] [--dir DIR]
                         [--env KEY=VALUE | --env KEY]... [--hue DEGREES]
   pullcept accounts remove ID
+  pullcept accounts nickname ID [NICK]   what the room calls it (no NICK: its name)
 
 Kinds: claude_code and codex know their CLI (default command claude / codex,
 id and resume manners); cli runs any command: write {session_id} in --command
@@ -749,6 +766,8 @@ func AccountsCommand(args []string, configPath string, stdout io.Writer, lookPat
 			return fmt.Errorf("accounts remove takes one account id")
 		}
 		return removeAccount(args[0], configPath, stdout)
+	case "nickname", "nick":
+		return nicknameCommand(args, configPath, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, accountsUsage)
 		return nil
@@ -1023,5 +1042,72 @@ func removeAccount(id, path string, w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "Removed account %s from %s.\n", id, path)
+	return nil
+}
+
+// SetNickname saves account id's nickname in the file at path ("" removes
+// the key: the room then calls the account by its name), keeping every
+// other entry, key and key order.
+func SetNickname(path, id, nickname string) error {
+	nickname = strings.TrimSpace(nickname)
+	if nickname != "" {
+		if r := checkLabel(nickname); r != "" {
+			return fmt.Errorf("nickname %s", r)
+		}
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s does not exist", path)
+	}
+	doc, err := readDoc(path)
+	if err != nil {
+		return err
+	}
+	found := false
+	for i, e := range doc.accounts {
+		if rawID(e) != id {
+			continue
+		}
+		keys, vals, err := parseObject(e)
+		if err != nil {
+			return fmt.Errorf("%s: account %s: %v", path, id, err)
+		}
+		if _, had := vals["nickname"]; !had && nickname != "" {
+			keys = append(keys, "nickname")
+		}
+		if nickname == "" {
+			keys = slices.DeleteFunc(keys, func(k string) bool { return k == "nickname" })
+			delete(vals, "nickname")
+		} else {
+			vals["nickname"], _ = json.Marshal(nickname)
+		}
+		doc.accounts[i] = encodeObject(keys, vals)
+		found = true
+	}
+	if !found {
+		return fmt.Errorf("no account with id %q in %s", id, path)
+	}
+	data, err := doc.encode()
+	if err != nil {
+		return err
+	}
+	return writeConfig(path, data)
+}
+
+func nicknameCommand(args []string, path string, w io.Writer) error {
+	if len(args) < 1 || len(args) > 2 {
+		return fmt.Errorf("accounts nickname takes an account id and the nickname (none: clear it)")
+	}
+	nick := ""
+	if len(args) == 2 {
+		nick = args[1]
+	}
+	if err := SetNickname(path, args[0], nick); err != nil {
+		return fmt.Errorf("accounts nickname: %w", err)
+	}
+	if strings.TrimSpace(nick) == "" {
+		fmt.Fprintf(w, "Cleared the nickname of %s in %s: the room calls it by its name.\n", args[0], path)
+	} else {
+		fmt.Fprintf(w, "The room now calls %s %q (%s).\n", args[0], strings.TrimSpace(nick), path)
+	}
 	return nil
 }

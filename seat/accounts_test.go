@@ -505,3 +505,44 @@ func TestAccountsListCJKAndMissingDir(t *testing.T) {
 		t.Errorf("add did not warn of the missing dir:\n%s", out.String())
 	}
 }
+
+// accounts nickname sets and clears the key in place, keeping every other
+// entry, key and order; a bad nickname or an unknown id writes nothing.
+func TestAccountsNickname(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config.json")
+	orig := `{"accounts":[{"id":"a","kind":"cli","name":"Claude Lin","command":"x","zz":true},{"id":"b","kind":"cli","name":"B","command":"y","nickname":"Bee"}],"other":[1]}`
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := AccountsCommand([]string{"nickname", "a", " Lin "}, path, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg, errs := Load(path)
+	a, _ := cfg.Account("a")
+	b, _ := cfg.Account("b")
+	if len(errs) != 1 || a.CallName() != "Lin" || a.Name != "Claude Lin" || b.CallName() != "Bee" { // the one: "zz" is unknown
+		t.Fatalf("after setting: %+v %+v %v", a, b, errs)
+	}
+	data, _ := os.ReadFile(path)
+	if i, j := bytes.Index(data, []byte(`"zz"`)), bytes.Index(data, []byte(`"nickname": "Lin"`)); i < 0 || j < i || !bytes.Contains(data, []byte(`"other"`)) {
+		t.Errorf("the entry's keys were not kept in order, the nickname last:\n%s", data)
+	}
+	if err := AccountsCommand([]string{"nickname", "b"}, path, &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ = Load(path)
+	if b, _ := cfg.Account("b"); b.CallName() != "B" || b.Nickname != "" {
+		t.Errorf("clearing left %+v", b)
+	}
+	before, _ := os.ReadFile(path)
+	for _, args := range [][]string{{"nickname", "nobody", "X"}, {"nickname", "a", "two\nlines"}, {"nickname"}} {
+		if err := AccountsCommand(args, path, &out, nil); err == nil {
+			t.Errorf("%q: no error", args)
+		}
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Errorf("a refused nickname wrote the file")
+	}
+}

@@ -174,6 +174,27 @@ func (m *Manager) Accounts() []Account {
 	return out
 }
 
+// Names answers an account's calling name (nickname, else name) and name as
+// saved now (ok false: not configured).
+func (m *Manager) Names(account string) (name, fullName string, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	a, ok := m.accounts[account]
+	if !ok {
+		return "", "", false
+	}
+	return a.CallName(), a.Name, true
+}
+
+// CallName is what the room calls s's account now: the saved names (a
+// rename reaches a running seat), else those it was launched with.
+func (m *Manager) CallName(s *Seat) string {
+	if name, _, ok := m.Names(s.Account.ID); ok {
+		return name
+	}
+	return s.Account.CallName()
+}
+
 // Kind answers an account's kind (for the room's roles).
 func (m *Manager) Kind(account string) (string, bool) {
 	m.mu.Lock()
@@ -607,7 +628,7 @@ func (m *Manager) Release(topic, account string) error {
 func (m *Manager) typistHeld(topic, account string, held int, why string) {
 	name := account
 	if s, ok := m.Seat(topic, account); ok {
-		name = s.Account.CallName()
+		name = m.CallName(s)
 	}
 	m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: name, Held: held, Hold: why})
 }

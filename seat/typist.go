@@ -67,6 +67,10 @@ type TypistOptions struct {
 	// OnTyped, if set, is told after each post's \r was written. It must
 	// not block.
 	OnTyped func(topic, account string, post wire.Post)
+	// Names answers an account's calling name and name as saved now, for
+	// the receiver fields of an addressed post's tag (you, your_full_name),
+	// read when the post is typed; nil or !ok: the tag has neither.
+	Names func(account string) (name, fullName string, ok bool)
 }
 
 // Gate says whether a terminal may be typed into now: a seat's Activity.
@@ -215,7 +219,7 @@ func (t *Typist) deliver(topic string, post wire.Post, role string, accounts []s
 	if len(accounts) == 0 {
 		return
 	}
-	p := queued{tag: wire.TagLine(role, post, t.opts.Location), body: wire.TypedBody(post.Content), post: post}
+	p := queued{role: role, body: wire.TypedBody(post.Content), post: post}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	seen := make(map[string]bool, len(accounts))
@@ -250,8 +254,8 @@ func (t *Typist) Close() {
 // queued is one post waiting in a terminal's queue: its tag line and its
 // sanitised body.
 type queued struct {
-	tag, body string
-	post      wire.Post
+	role, body string
+	post       wire.Post
 }
 
 func (q *termQueue) push(p queued, first bool) {
@@ -421,16 +425,30 @@ func (t *Typist) held(q *termQueue, why string) {
 // by line (the terminal's canonical mode, ICANON).
 type canonical interface{ CanonicalInput() bool }
 
-// postText is what is typed for p: the tag line, "\n" and the body. Into a
-// terminal in canonical mode every body line arrives as an input of its
-// own, so a body line shaped like the tag would read as a tag line: such
-// lines are neutralised there (wire.NeutraliseTagLines; docs/decisions.md).
-func postText(w TerminalWriter, p queued) []byte {
+// postText is what is typed for p: the tag line (for receiver you), "\n"
+// and the body. Into a terminal in canonical mode every body line arrives
+// as an input of its own, so a body line shaped like the tag would read as
+// a tag line: such lines are neutralised there (wire.NeutraliseTagLines;
+// docs/decisions.md).
+func postText(w TerminalWriter, p queued, loc *time.Location, you *wire.Receiver) []byte {
 	body := p.body
 	if c, ok := w.(canonical); ok && c.CanonicalInput() {
 		body = wire.NeutraliseTagLines(body)
 	}
-	return []byte(p.tag + "\n" + body)
+	return []byte(wire.TagLineFor(p.role, p.post, loc, you) + "\n" + body)
+}
+
+// receiver is account's current names for an addressed post's tag (nil
+// when the post is room-wide or the names are unknown).
+func (t *Typist) receiver(account string, p wire.Post) *wire.Receiver {
+	if len(p.To) == 0 || t.opts.Names == nil {
+		return nil
+	}
+	name, full, ok := t.opts.Names(account)
+	if !ok || name == "" {
+		return nil
+	}
+	return &wire.Receiver{Name: name, FullName: full}
 }
 
 // outputter is a terminal that says when its application last drew.
@@ -442,7 +460,7 @@ const echoWait = 2 * time.Second
 
 func (t *Typist) typePost(q *termQueue, p queued) error {
 	typed := time.Now()
-	if err := q.w.TypeRoom(q.ctx, postText(q.w, p)); err != nil {
+	if err := q.w.TypeRoom(q.ctx, postText(q.w, p, t.opts.Location, t.receiver(q.account, p.post))); err != nil {
 		return err
 	}
 	// A busy CLI that reads the text and the \r in one read takes the \r

@@ -159,6 +159,47 @@ func TestTypistTypesTagBodyPauseSubmit(t *testing.T) {
 	}
 }
 
+// An addressed post's tag tells each receiver its names as saved when the
+// post is typed (a rename while it waits is what it reads); a room-wide
+// post's tag has neither field.
+func TestTypistTellsTheReceiverItsNames(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	names := map[string][2]string{"acc-lin": {"Lin", "Claude Lin"}, "acc-lay": {"Lay", "Lay"}}
+	ty := NewTypist(TypistOptions{Sleep: (&fakeSleep{}).Sleep, Location: tokyo, Names: func(a string) (string, string, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		n, ok := names[a]
+		return n[0], n[1], ok
+	}})
+	t.Cleanup(ty.Close)
+	lin, lay := newFakeTerm(), newFakeTerm()
+	lin.setPending(true) // the person is typing in Lin's pane: its post waits
+	ty.Attach("t", "acc-lin", lin)
+	ty.Attach("t", "acc-lay", lay)
+	p := roomPost("m1", "Eta", "hi")
+	p.FullName, p.To = "Codex Eta", []string{"Lay"}
+	ty.Deliver("t", p, "cli", []string{"acc-lin", "acc-lay"})
+	const head = `text:[pullcept] {"role":"cli","from":"Eta","full_name":"Codex Eta","message_id":"m1","at":"2026-10-02T01:14+09:00","to":["Lay"]`
+	if got, want := lay.next(t), head+`,"you":"Lay","your_full_name":"Lay"}`+"\nhi"; got != want {
+		t.Errorf("Lay typed %q\nwant      %q", got, want)
+	}
+	mu.Lock()
+	names["acc-lin"] = [2]string{"Luna", "Claude Lin"} // renamed while its post waits
+	mu.Unlock()
+	lin.setPending(false)
+	if got, want := lin.next(t), head+`,"you":"Luna","your_full_name":"Claude Lin"}`+"\nhi"; got != want {
+		t.Errorf("Lin typed %q\nwant      %q", got, want)
+	}
+	lin.next(t) // submit
+	wide := roomPost("m2", "Eta", "all")
+	wide.FullName = "Codex Eta"
+	ty.Deliver("t", wide, "cli", []string{"acc-lin"})
+	if got := lin.next(t); strings.Contains(got, `"you"`) || strings.Contains(got, "your_full_name") || !strings.Contains(got, `"full_name":"Codex Eta"`) {
+		t.Errorf("room-wide post typed %q: want the speaker's full name and no receiver fields", got)
+	}
+}
+
 // A post's text keeps the pause from the last keys written before it, so
 // an earlier \r is not read together with it.
 func TestTypistKeepsPauseAfterEarlierInput(t *testing.T) {

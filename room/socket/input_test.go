@@ -74,6 +74,9 @@ func TestHelloNameTooLong(t *testing.T) {
 		t.Fatalf("%s %+v", typ, e)
 	}
 	send(t, c, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: strings.Repeat("x", 64), Room: v.topic})
+	if typ, _ := recv(t, c); typ != wire.TypeIdentity {
+		t.Fatalf("the shorter hello answered %s, want identity", typ)
+	}
 	send(t, c, wire.PostFrame{Type: wire.TypePost, MessageID: "m1", Content: "hi"})
 	if _, r := recv(t, c); !r.(*wire.PostResult).Delivered {
 		t.Fatalf("after a shorter hello: %+v", r)
@@ -103,7 +106,7 @@ func TestHelloPastTheSeatLimit(t *testing.T) {
 	first := v.join(t, "a", topic)
 	v.join(t, "b", topic)
 	waitRoster(t, sub, 3)
-	c := v.join(t, "c", topic)
+	c := v.hello(t, "c", topic)
 	typ, f := recv(t, c)
 	if msg := f.(*wire.ErrorFrame).Error; typ != wire.TypeError || !strings.Contains(msg, "already seats 2 connections; the limit is 2 per room") {
 		t.Fatalf("%s %+v", typ, f)

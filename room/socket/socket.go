@@ -49,6 +49,7 @@ type Server struct {
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	conns map[*websocket.Conn]struct{}
+	peers map[room.ConnID]func(any) error // each connection's send, for pushed frames
 	hooks Hooks
 
 	refusedHooks, refusedOther everyLog
@@ -82,7 +83,7 @@ func serve(e *room.Engine, token string, log *slog.Logger, ln net.Listener, lim 
 		log = slog.New(slog.DiscardHandler)
 	}
 	cl := newConnLimiter(ln, lim.maxConns, log)
-	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, conns: map[*websocket.Conn]struct{}{}}
+	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, conns: map[*websocket.Conn]struct{}{}, peers: map[room.ConnID]func(any) error{}}
 	s.up = websocket.Upgrader{
 		CheckOrigin:      func(*http.Request) bool { return true }, // the token is the check
 		HandshakeTimeout: wsWriteTimeout,
@@ -385,10 +386,21 @@ func (s *Server) run(c *websocket.Conn) {
 	defer c.Close()
 	id := s.engine.NewConn()
 	defer s.engine.Leave(id)
+	var wmu sync.Mutex // answers and pushed frames (identity) share the writer
 	send := func(v any) error {
+		wmu.Lock()
+		defer wmu.Unlock()
 		c.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
 		return c.WriteJSON(v)
 	}
+	s.mu.Lock()
+	s.peers[id] = send
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.peers, id)
+		s.mu.Unlock()
+	}()
 	alive := func() {}
 	if s.lim.wsRead > 0 {
 		alive = func() { c.SetReadDeadline(time.Now().Add(s.lim.wsRead)) }
@@ -431,8 +443,11 @@ func (s *Server) run(c *websocket.Conn) {
 			}
 			continue
 		}
-		reply := s.handle(id, data)
-		if reply != nil {
+		switch reply := s.handle(id, data); reply.(type) {
+		case nil:
+		case helloSeated:
+			s.TellIdentity(id)
+		default:
 			if send(reply) != nil {
 				return
 			}
@@ -458,6 +473,27 @@ func (s *Server) ping(c *websocket.Conn, done <-chan struct{}) {
 	}
 }
 
+// helloSeated is handle's answer to a hello that seated the connection:
+// nothing is sent for it, then the identity frame follows.
+type helloSeated struct{}
+
+// TellIdentity sends each connection the names it is seated under now (an
+// identity frame): after its hello, and after its account was renamed
+// (room.Engine.Rename). A connection that is gone or unseated is skipped.
+func (s *Server) TellIdentity(ids ...room.ConnID) {
+	for _, id := range ids {
+		s.mu.Lock()
+		send := s.peers[id]
+		s.mu.Unlock()
+		if send == nil {
+			continue
+		}
+		if f, ok := s.engine.Identity(id); ok {
+			_ = send(f) // a failed write ends that connection's reader
+		}
+	}
+}
+
 // handle turns one frame into its answer (nil for none).
 func (s *Server) handle(id room.ConnID, data []byte) any {
 	typ, v, err := wire.Decode(data)
@@ -475,7 +511,7 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 			s.logHelloRefused(f, err)
 			return wire.ErrorFrame{Type: wire.TypeError, Error: wire.Cut(err.Error(), maxErrorText)}
 		}
-		return nil
+		return helloSeated{}
 	case *wire.PostFrame:
 		o, err := s.engine.PostFromConn(id, *f)
 		return PostResult(f.MessageID, o, err)

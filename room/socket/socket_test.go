@@ -71,14 +71,26 @@ func (v *env) dial(t testing.TB, token string) (*websocket.Conn, *http.Response,
 	return c, resp, err
 }
 
-// join dials with the right token and says hello.
-func (v *env) join(t testing.TB, name, topic string) *websocket.Conn {
+// hello dials with the right token and says hello (the answer unread).
+func (v *env) hello(t testing.TB, name, topic string) *websocket.Conn {
 	t.Helper()
 	c, _, err := v.dial(t, v.srv.Token())
 	if err != nil {
 		t.Fatal(err)
 	}
 	send(t, c, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: name, Room: topic})
+	return c
+}
+
+// join is hello seated.
+func (v *env) join(t testing.TB, name, topic string) *websocket.Conn {
+	t.Helper()
+	c := v.hello(t, name, topic)
+	// A seated hello is answered by the identity it was seated under.
+	if typ, f := recv(t, c); typ != wire.TypeIdentity || f.(*wire.Identity).Name != name {
+		t.Fatalf("after hello as %q: %s %+v, want its identity", name, typ, f)
+	}
+	c.SetReadDeadline(time.Time{}) // recv's bound is for that one frame
 	return c
 }
 
@@ -224,7 +236,7 @@ func TestNoRoomGetsErrorsNotJudgements(t *testing.T) {
 	t.Parallel()
 	v := newEnv(t)
 	for _, room := range []string{"", "no-such-topic"} {
-		c := v.join(t, "x", room)
+		c := v.hello(t, "x", room)
 		if typ, _ := recv(t, c); typ != wire.TypeError {
 			t.Fatalf("hello to %q: want error frame", room)
 		}

@@ -27,6 +27,7 @@ const (
 	TypeHistoryResult = "history_result"
 	TypeUsage         = "usage"
 	TypeUsageResult   = "usage_result"
+	TypeIdentity      = "identity"
 	TypeError         = "error"
 )
 
@@ -50,13 +51,25 @@ const (
 
 // Hello is a participant's introduction. Hue and AccountID are omitted when
 // not declared, so the room can tell "no colour chosen" from a default.
+// Name is the calling name (what the room calls it, spec 003 ニックネームと
+// 元の名前); FullName the account's name when it differs.
 type Hello struct {
 	Type      string `json:"type"`
 	Protocol  int    `json:"protocol"`
 	Name      string `json:"name"`
+	FullName  string `json:"full_name,omitempty"`
 	Room      string `json:"room,omitempty"`
 	Hue       *int   `json:"hue,omitempty"`
 	AccountID string `json:"account_id,omitempty"`
+}
+
+// Identity tells a seated connection the names the room calls it by now:
+// after every hello it seats, and whenever its account is renamed. FullName
+// is omitted when it equals Name.
+type Identity struct {
+	Type     string `json:"type"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name,omitempty"`
 }
 
 // PostFrame is a post sent by a sidecar. It carries no speaker: the room
@@ -184,6 +197,8 @@ func Decode(data []byte) (string, any, error) {
 		v = &UsageFrame{}
 	case TypeUsageResult:
 		v = &UsageResult{}
+	case TypeIdentity:
+		v = &Identity{}
 	case TypeError:
 		v = &ErrorFrame{}
 	case "":
@@ -216,23 +231,52 @@ func Addressees(names []string) []string {
 // TagPrefix starts every tag line.
 const TagPrefix = "[pullcept] "
 
-// Tag is the JSON of the tag line, keys in the spec's order.
+// Tag is the JSON of the tag line, keys in the spec's order: role, from
+// (and the speaker's full_name when it has one), message_id, at, to, then
+// for an addressed post the receiver's current names (you, your_full_name;
+// spec 003 ニックネームと元の名前).
 type Tag struct {
-	Role      string   `json:"role"`
-	From      string   `json:"from"`
-	MessageID string   `json:"message_id"`
-	At        string   `json:"at,omitempty"`
-	To        []string `json:"to,omitempty"`
+	Role         string   `json:"role"`
+	From         string   `json:"from"`
+	FullName     string   `json:"full_name,omitempty"`
+	MessageID    string   `json:"message_id"`
+	At           string   `json:"at,omitempty"`
+	To           []string `json:"to,omitempty"`
+	You          string   `json:"you,omitempty"`
+	YourFullName string   `json:"your_full_name,omitempty"`
+}
+
+// Receiver is the seat a tag is typed for: its current calling name and
+// name.
+type Receiver struct {
+	Name     string
+	FullName string
 }
 
 // TagLine renders the tag line (without newline) for a post with the given
-// role. `at` is the post's ts in local time with offset, to the minute;
-// omitted when ts does not parse. JSON string escaping keeps names from
-// rewriting the tag.
+// role, for no particular receiver. `at` is the post's ts in local time
+// with offset, to the minute; omitted when ts does not parse. JSON string
+// escaping keeps names from rewriting the tag.
 func TagLine(role string, p Post, loc *time.Location) string {
+	return TagLineFor(role, p, loc, nil)
+}
+
+// TagLineFor is TagLine typed into you's terminal: an addressed post (one
+// with to) carries you and your_full_name; a room-wide post neither.
+func TagLineFor(role string, p Post, loc *time.Location, you *Receiver) string {
 	t := Tag{Role: role, From: p.Speaker, MessageID: p.MessageID, To: p.To}
+	if p.FullName != p.Speaker {
+		t.FullName = p.FullName
+	}
 	if ts, err := time.Parse(time.RFC3339Nano, p.TS); err == nil {
 		t.At = LocalMinute(ts, loc)
+	}
+	if you != nil && len(p.To) > 0 && you.Name != "" {
+		t.You = you.Name
+		t.YourFullName = you.FullName
+		if t.YourFullName == "" {
+			t.YourFullName = you.Name
+		}
 	}
 	b, _ := json.Marshal(t) // cannot fail: strings only
 	return TagPrefix + string(b)
