@@ -8,13 +8,18 @@ package seat
 //
 //   - read:   PTY output -> emulator, then a coalesced Dirty signal;
 //   - reply:  the emulator's answers to queries (cursor position, device
-//     attributes...) -> the input queue. The emulator's reply pipe is
+//     attributes...) -> the reply queue. The emulator's reply pipe is
 //     unbuffered and its Write blocks holding its lock until the reply is
-//     read, so without this goroutine a DSR query would freeze the pane;
-//   - write:  the input queue -> PTY, one write per entry, in order. The
+//     read, so without this goroutine a DSR query would freeze the pane.
+//     The queue holds at most maxReplyBytes; a reply that does not fit is
+//     dropped whole (a child that floods queries without reading its input
+//     would not read the answers either);
+//   - write:  the input queue -> PTY, one write per entry, in order, and
+//     the reply queue's replies only when the input queue is empty. The
 //     person's keys, the typist's post and \r and the emulator's replies all
-//     go through it, so nothing interleaves inside the typist's one write and
-//     no caller ever blocks on a child that does not read its input;
+//     go through it, so nothing interleaves inside the typist's one write, no
+//     caller ever blocks on a child that does not read its input, and a post
+//     waits behind one reply write at most, never the queue;
 //   - wait:   the child's exit status;
 //   - stop:   Stop's escalation, SIGHUP -> SIGTERM -> SIGKILL.
 //
@@ -42,6 +47,14 @@ import (
 
 // DefaultGrace is how long Stop waits in all before SIGKILL.
 const DefaultGrace = 3 * time.Second
+
+// maxReplyBytes bounds the emulator's replies waiting for the child to
+// read its input; more are dropped. 64 KiB is about 5,000 device-attribute
+// answers, on top of what the kernel's terminal buffer already holds.
+const maxReplyBytes = 64 << 10
+
+// maxReplyWrite is how many queued replies' bytes one write carries.
+const maxReplyWrite = 4096
 
 // drainAfterExit bounds how long output is still read after the child
 // exited, when something else (a grandchild) keeps the terminal open.
@@ -163,6 +176,10 @@ type Pane struct {
 	unsent    Unsent
 	keyFilter atomic.Pointer[func([]byte) bool]
 	inq       []inWrite
+	replies   [][]byte // the emulator's answers, behind inq
+	replyLen  int      // bytes in replies
+	replyPeak int      // the most replyLen has been
+	replyDrop int      // replies dropped for want of room
 	inClosed  bool
 	inReady   chan struct{} // buffered 1
 	lastIn    atomic.Int64  // unix nanos of the last key written to the PTY
@@ -172,6 +189,8 @@ type Pane struct {
 	stopc    chan struct{} // closed by Stop
 	reasonMu sync.Mutex
 	reason   string
+
+	frameTimer *time.Timer // readLoop's: marks dirty when a held frame expires
 
 	exited chan struct{} // closed once the child is reaped
 	done   chan struct{} // closed once every goroutine has ended
@@ -355,15 +374,27 @@ func exitStatus(cmd *exec.Cmd, err error) ExitStatus {
 }
 
 func (p *Pane) readLoop() {
+	defer func() {
+		if p.frameTimer != nil {
+			p.frameTimer.Stop()
+		}
+	}()
 	buf := make([]byte, 64*1024)
 	for {
 		n, err := p.pty.Read(buf)
 		if n > 0 {
 			p.lastOut.Store(time.Now().UnixNano())
 			p.emuMu.Lock()
+			seq0, _, held0 := p.emu.FrameHeld()
 			_, _ = p.emu.Write(buf[:n])
+			seq, until, held := p.emu.FrameHeld()
 			p.emuMu.Unlock()
-			p.markDirty()
+			// While one synchronized frame stays open the screen shown does
+			// not change: no redraw until it ends or its hold runs out.
+			if !held0 || !held || seq != seq0 {
+				p.markDirty()
+			}
+			p.watchFrame(held, until)
 		}
 		if err != nil {
 			// EIO once the child side is closed is end of file, as are
@@ -373,8 +404,25 @@ func (p *Pane) readLoop() {
 	}
 }
 
+// watchFrame arms a timer for the end of a held frame's hold, which no
+// output may mark: the screen changes then without a write.
+func (p *Pane) watchFrame(held bool, until time.Time) {
+	if !held {
+		if p.frameTimer != nil {
+			p.frameTimer.Stop()
+		}
+		return
+	}
+	d := time.Until(until)
+	if p.frameTimer == nil {
+		p.frameTimer = time.AfterFunc(d, p.markDirty)
+		return
+	}
+	p.frameTimer.Reset(d)
+}
+
 func (p *Pane) replyLoop() {
-	buf := make([]byte, 4096)
+	buf := make([]byte, 16*1024) // a pipe read returns one reply write
 	for {
 		n, err := p.emu.Read(buf)
 		if n > 0 {
@@ -416,9 +464,34 @@ func (p *Pane) nextInput() (inWrite, bool) {
 			p.inMu.Unlock()
 			return w, true
 		}
+		if len(p.replies) > 0 {
+			w := inWrite{b: p.takeReplies(), reply: true}
+			p.inMu.Unlock()
+			return w, true
+		}
 		p.inMu.Unlock()
 		<-p.inReady
 	}
+}
+
+// takeReplies pops whole queued replies, up to maxReplyWrite bytes unless
+// the first is longer. Called with inMu held.
+func (p *Pane) takeReplies() []byte {
+	b := p.replies[0]
+	i := 1
+	if len(p.replies) > 1 && len(b) < maxReplyWrite {
+		b = append([]byte(nil), b...)
+		for ; i < len(p.replies) && len(b)+len(p.replies[i]) <= maxReplyWrite; i++ {
+			b = append(b, p.replies[i]...)
+		}
+	}
+	clear(p.replies[:i])
+	p.replies = p.replies[i:]
+	if len(p.replies) == 0 {
+		p.replies = nil // let the backing array go
+	}
+	p.replyLen -= len(b)
+	return b
 }
 
 func (p *Pane) closeInput() {
@@ -430,6 +503,7 @@ func (p *Pane) closeInput() {
 		}
 	}
 	p.inq = nil
+	p.replies, p.replyLen = nil, 0
 	p.inMu.Unlock()
 	notifyChan(p.inReady)
 }
@@ -464,7 +538,18 @@ func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
 	if was && !p.unsent.Pending() {
 		notifyChan(p.released)
 	}
-	p.inq = append(p.inq, inWrite{b: b, done: done, reply: kind == inputReply})
+	if kind == inputReply {
+		if p.replyLen+len(b) > maxReplyBytes {
+			p.replyDrop++
+			p.inMu.Unlock()
+			return nil
+		}
+		p.replies = append(p.replies, b)
+		p.replyLen += len(b)
+		p.replyPeak = max(p.replyPeak, p.replyLen)
+	} else {
+		p.inq = append(p.inq, inWrite{b: b, done: done})
+	}
 	p.inMu.Unlock()
 	notifyChan(p.inReady)
 	return nil
@@ -654,7 +739,9 @@ func (p *Pane) RenderScrolled(offset int) string {
 		return screen
 	}
 	sb := p.emu.Scrollback()
-	n := sb.Len()
+	// While a synchronized frame is held, the lines it pushed are not shown
+	// yet: the view stays the one from before the frame.
+	n := max(0, sb.Len()-p.emu.FramePushed())
 	offset = min(offset, n)
 	cols, rows := p.emu.Width(), p.emu.Height()
 	lines := make([]string, 0, rows)

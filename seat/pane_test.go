@@ -367,9 +367,9 @@ func TestPaneDoesNotFreezeOnUnreadReplies(t *testing.T) {
 	})
 	waitScreen(t, p, "all-asked")
 	// 20,000 replies (~150 KB) do not fit in the PTY's buffers: the input
-	// writer is blocked and replies wait in the queue.
+	// writer is blocked and replies wait in the reply queue.
 	p.inMu.Lock()
-	queued := len(p.inq)
+	queued := len(p.replies)
 	p.inMu.Unlock()
 	if queued == 0 {
 		t.Error("no reply waits: the test did not fill the PTY's input")

@@ -10,6 +10,11 @@ import (
 
 func (e *Emulator) handleCsi(cmd ansi.Cmd, params ansi.Params) {
 	e.flushGrapheme() // Flush any pending grapheme before handling CSI sequences.
+	// PATCH(pullcept): parameters the parser could not hold (patch_parser.go).
+	if csiMalformed(params) {
+		e.logf("ignored malformed sequence: CSI %q", paramsString(cmd, params))
+		return
+	}
 	if !e.handlers.handleCsi(cmd, params) {
 		e.logf("unhandled sequence: CSI %q", paramsString(cmd, params))
 	}

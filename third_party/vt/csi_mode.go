@@ -90,6 +90,12 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 			e.saveCursor()
 		}
 		e.setAltScreenMode(setting.IsSet())
+	case ansi.ModeSynchronizedOutput: // PATCH(pullcept): patch_sync.go
+		if setting.IsSet() {
+			e.beginFrame()
+		} else {
+			e.endFrame(false)
+		}
 	case ansi.ModeInBandResize:
 		if setting.IsSet() {
 			_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))

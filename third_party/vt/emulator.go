@@ -73,6 +73,13 @@ type Emulator struct {
 	// different goroutines; a plain bool was a data race.
 	closed atomic.Bool
 
+	// PATCH(pullcept): the screen as it was when a synchronized-output
+	// frame (mode 2026) began, shown until the frame ends (patch_sync.go).
+	frame frameHold
+	// PATCH(pullcept): the byte being parsed, so an OSC reply can end the
+	// way its query did (BEL or ST).
+	cur byte
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
@@ -145,6 +152,9 @@ func (e *Emulator) String() string {
 // Render renders a snapshot of the terminal screen as a string with styles and
 // links encoded as ANSI escape codes.
 func (e *Emulator) Render() string {
+	if e.frameHeld() { // PATCH(pullcept): the screen before an open frame
+		return e.frame.buf.Render()
+	}
 	return e.scr.buf.Render()
 }
 
@@ -184,10 +194,16 @@ func (e *Emulator) Draw(scr uv.Screen, area uv.Rectangle) {
 	bg := uv.EmptyCell
 	bg.Style.Bg = e.BackgroundColor()
 	screen.FillArea(scr, &bg, area)
+	// PATCH(pullcept): while a synchronized frame is open, the screen
+	// before it.
+	cellAt := e.CellAt
+	if e.frameHeld() {
+		cellAt = e.frame.buf.CellAt
+	}
 	for y := 0; y < e.Height(); y++ {
 		for x := 0; x < e.Width(); {
 			w := 1
-			cell := e.CellAt(x, y)
+			cell := cellAt(x, y)
 			if cell != nil {
 				cell = cell.Clone()
 				if cell.Width > 1 {
@@ -218,6 +234,9 @@ func (e *Emulator) Width() int {
 
 // CursorPosition returns the terminal's cursor position.
 func (e *Emulator) CursorPosition() uv.Position {
+	if e.frameHeld() { // PATCH(pullcept): where it was before the frame
+		return e.frame.cur.Position
+	}
 	x, y := e.scr.CursorPosition()
 	return uv.Pos(x, y)
 }
@@ -226,6 +245,9 @@ func (e *Emulator) CursorPosition() uv.Position {
 // TUIs hide the cursor constantly, and a host that renders the cursor on
 // top of this emulator must respect that or it will show a phantom cursor.
 func (e *Emulator) CursorHidden() bool {
+	if e.frameHeld() { // PATCH(pullcept): as before the frame
+		return e.frame.cur.Hidden
+	}
 	return e.scr.cur.Hidden
 }
 
@@ -236,6 +258,9 @@ func (e *Emulator) CursorStyle() (style CursorStyle, blink bool) {
 
 // Resize resizes the terminal.
 func (e *Emulator) Resize(width int, height int) {
+	// PATCH(pullcept): a frame drawn for the old size is not held; the
+	// application redraws after SIGWINCH.
+	e.endFrame(true)
 	x, y := e.scr.CursorPosition()
 	if e.atPhantom {
 		if x < width-1 {
@@ -292,7 +317,9 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 		return 0, io.ErrClosedPipe
 	}
 
+	e.expireFrame() // PATCH(pullcept): a frame past its time ends here
 	for i := range p {
+		e.cur = p[i] // PATCH(pullcept): see cur
 		e.parser.Advance(p[i])
 		// Flush the last cluster once the whole slice is written. Every
 		// sequence handler flushes on its own way in, so a cluster only has to

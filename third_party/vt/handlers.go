@@ -216,6 +216,7 @@ func (e *Emulator) registerDefaultHandlers() {
 	e.registerDefaultCsiHandlers()
 	e.registerDefaultEscHandlers()
 	e.registerDefaultOscHandlers()
+	e.registerPatchHandlers() // PATCH(pullcept): patch_queries.go
 }
 
 // registerDefaultCcHandlers registers the default control character handlers.
@@ -806,7 +807,9 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 		case 5: // Operating Status
 			// We're always ready ;)
 			// See: https://vt100.net/docs/vt510-rm/DSR-OS.html
-			_, _ = io.WriteString(e.pw, ansi.DeviceStatusReport(ansi.DECStatusReport(0)))
+			// PATCH(pullcept): CSI 0 n, as xterm and tmux; upstream sent the
+			// DEC-private form CSI ? 0 n, which is no answer to CSI 5 n.
+			_, _ = io.WriteString(e.pw, "\x1b[0n")
 		case 6: // Cursor Position Report [ansi.CPR]
 			x, y := e.scr.CursorPosition()
 			_, _ = io.WriteString(e.pw, ansi.CursorPositionReport(y+1, x+1))

@@ -24,6 +24,9 @@ func (e *Emulator) resetModes() {
 		ansi.ModeSaveCursor:          ansi.ModeReset, // ?1048
 		ansi.ModeAltScreenSaveCursor: ansi.ModeReset, // ?1049
 		ansi.ModeBracketedPaste:      ansi.ModeReset, // ?2004
+		// PATCH(pullcept): known, so DECRQM answers 2 (reset) and not 0
+		// (not recognised); patch_sync.go.
+		ansi.ModeSynchronizedOutput: ansi.ModeReset, // ?2026
 	}
 
 	// Set mode effects.

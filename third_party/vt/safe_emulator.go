@@ -3,6 +3,7 @@ package vt
 import (
 	"image/color"
 	"sync"
+	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 )
@@ -237,4 +238,28 @@ func (se *SafeEmulator) IsAltScreen() bool {
 	se.mu.RLock()
 	defer se.mu.RUnlock()
 	return se.Emulator.IsAltScreen()
+}
+
+// PATCH(pullcept): locked versions of the synchronized-output API
+// (patch_sync.go).
+
+// FrameHeld is [Emulator.FrameHeld] in a concurrency-safe manner.
+func (se *SafeEmulator) FrameHeld() (seq uint64, until time.Time, held bool) {
+	se.mu.RLock()
+	defer se.mu.RUnlock()
+	return se.Emulator.FrameHeld()
+}
+
+// FramePushed is [Emulator.FramePushed] in a concurrency-safe manner.
+func (se *SafeEmulator) FramePushed() int {
+	se.mu.RLock()
+	defer se.mu.RUnlock()
+	return se.Emulator.FramePushed()
+}
+
+// SetSyncTimeout is [Emulator.SetSyncTimeout] in a concurrency-safe manner.
+func (se *SafeEmulator) SetSyncTimeout(d time.Duration) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	se.Emulator.SetSyncTimeout(d)
 }

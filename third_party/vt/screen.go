@@ -19,6 +19,9 @@ type Screen struct {
 	scroll uv.Rectangle
 	// scrollback is the scrollback buffer for lines scrolled off the top.
 	scrollback *Scrollback
+	// PATCH(pullcept): lines ever pushed to the scrollback, so a held
+	// synchronized frame can show the scrollback as it was (patch_sync.go).
+	pushed int
 }
 
 // NewScreen creates a new screen.
@@ -103,6 +106,7 @@ func (s *Screen) ClearWithScrollback() {
 			line := s.buf.Line(y)
 			if line != nil && !s.isLineEmpty(line) {
 				s.scrollback.Push(line)
+				s.pushed++ // PATCH(pullcept): see pushed
 			}
 		}
 	}
@@ -366,6 +370,7 @@ func (s *Screen) DeleteLine(n int) bool {
 		// Save lines that will be deleted
 		linesToSave := min(n, scroll.Max.Y-y)
 		s.scrollback.PushN(s.buf, y, linesToSave)
+		s.pushed += linesToSave // PATCH(pullcept): see pushed
 	}
 
 	s.deleteLineArea(y, n, s.blankCell(), scroll)
