@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -40,8 +41,11 @@ type Command struct {
 	Name     string `json:"name,omitempty"`
 	Account  string `json:"account,omitempty"`
 	Limit    int    `json:"limit,omitempty"`
-	Keys     string `json:"keys,omitempty"` // "keys": bytes typed into a seat's terminal as the person
+	Keys     string `json:"keys,omitempty"`     // "keys": bytes typed into a seat's terminal as the person
 	Nickname string `json:"nickname,omitempty"` // "nickname": what the room calls Account ("" clears it)
+	// Attachments are absolute paths of files a post attaches: each is
+	// saved under the topic and named in the body (app.PostWith).
+	Attachments []string `json:"attachments,omitempty"`
 }
 
 // TopicInfo is a topic in the "topics" answer.
@@ -248,14 +252,28 @@ func (s *Server) handle(ctx context.Context, b []byte) line {
 func (s *Server) run(ctx context.Context, c Command) line {
 	switch c.Cmd {
 	case "post":
-		o, err := s.App.Post(c.Topic, c.Content, c.LastSeen)
+		atts, err := attachments(c.Attachments)
 		if err != nil {
 			return errLine(c, "post not delivered: %v", err)
 		}
-		if !o.Delivered {
-			return line{"event": "post_result", "topic": c.Topic, "delivered": false, "missed": o.Missed}
+		o, atts, err := s.App.PostWith(c.Topic, c.Content, c.LastSeen, atts)
+		if err != nil {
+			return errLine(c, "post not delivered: %v", err)
 		}
-		return line{"event": "post_result", "topic": c.Topic, "delivered": true, "message_id": o.Post.MessageID}
+		res := line{"event": "post_result", "topic": c.Topic, "delivered": o.Delivered}
+		if len(atts) > 0 {
+			saved := make([]string, len(atts))
+			for i, at := range atts {
+				saved[i] = at.Saved
+			}
+			res["attachments"] = saved // a retry may send these: they are not saved again
+		}
+		if !o.Delivered {
+			res["missed"] = o.Missed
+			return res
+		}
+		res["message_id"] = o.Post.MessageID
+		return res
 	case "new":
 		id, err := s.App.NewTopic()
 		if err != nil {
@@ -359,4 +377,17 @@ func (s *Server) topics(c Command) line {
 		out = append(out, info)
 	}
 	return line{"event": "topics", "topics": out, "current": s.current}
+}
+
+// attachments are a post's "attachments": absolute paths (a control
+// client's working folder is not the server's).
+func attachments(paths []string) ([]app.Attachment, error) {
+	var out []app.Attachment
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("attachment %q: the path must be absolute", p)
+		}
+		out = append(out, app.Attachment{Name: filepath.Base(p), Source: p})
+	}
+	return out, nil
 }

@@ -234,3 +234,37 @@ func TestServeFloorRejectionReturnsMissed(t *testing.T) {
 		t.Fatalf("%v", m)
 	}
 }
+
+// TestServePostAttachments: "attachments" are saved under the topic and
+// named in the body; a missing file, a folder or a relative path is an
+// error and nothing is delivered.
+func TestServePostAttachments(t *testing.T) {
+	h, ready := start(t)
+	cur := ready["topic"].(string)
+	tmp := t.TempDir()
+	src := filepath.Join(tmp, "report.pdf")
+	os.WriteFile(src, []byte("%PDF-1.7"), 0o600)
+	for _, bad := range []string{filepath.Join(tmp, "gone.png"), tmp, "report.pdf"} {
+		b, _ := json.Marshal(map[string]any{"cmd": "post", "topic": cur, "content": "see", "attachments": []string{src, bad}})
+		h.send(t, string(b))
+		if m := h.answer(t); m["event"] != "error" {
+			t.Fatalf("attachment %s: %v", bad, m)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "attachments", cur)); !os.IsNotExist(err) {
+		t.Fatalf("a refused post saved files: %v", err)
+	}
+	b, _ := json.Marshal(map[string]any{"cmd": "post", "topic": cur, "content": "see", "attachments": []string{src}})
+	h.send(t, string(b))
+	got := h.both(t, "post", "post_result")
+	saved := filepath.Join(h.dir, "attachments", cur, "report.pdf")
+	if c := got["post"]["post"].(map[string]any)["content"]; c != "see\n\n添付:\n"+saved {
+		t.Fatalf("content %q", c)
+	}
+	if r := got["post_result"]; r["delivered"] != true || len(r["attachments"].([]any)) != 1 || r["attachments"].([]any)[0] != saved {
+		t.Fatalf("post_result %v", r)
+	}
+	if b, err := os.ReadFile(saved); err != nil || string(b) != "%PDF-1.7" {
+		t.Fatalf("saved %q, %v", b, err)
+	}
+}

@@ -59,6 +59,10 @@ func Resolve(getenv func(string) string) (Dirs, error) {
 // Logs is the folder of the topic store: logs/main.
 func (d Dirs) Logs() string { return filepath.Join(d.Data, "logs", "main") }
 
+// Attachments is the folder of the files attached to posts, one folder a
+// topic: logs/main/attachments.
+func (d Dirs) Attachments() string { return filepath.Join(d.Logs(), "attachments") }
+
 // ConfigFile is the accounts file.
 func (d Dirs) ConfigFile() string { return filepath.Join(d.Config, "config.json") }
 

@@ -26,7 +26,7 @@ type clientSeats struct {
 func (t clientSeats) Accounts() []tui.Account {
 	var out []tui.Account
 	for _, a := range t.a.Accounts() {
-		out = append(out, tui.Account{ID: a.ID, Name: a.CallName(), Kind: string(a.Kind)})
+		out = append(out, tui.Account{ID: a.ID, Name: a.CallName(), FullName: a.Name, Nickname: a.Nickname, Kind: string(a.Kind)})
 	}
 	return out
 }

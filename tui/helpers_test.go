@@ -87,7 +87,11 @@ func newFakeSeats(accts ...Account) *fakeSeats {
 	return &fakeSeats{accounts: accts, seats: map[string][]SeatInfo{}, changed: make(chan struct{}, 1)}
 }
 
-func (f *fakeSeats) Accounts() []Account { return f.accounts }
+func (f *fakeSeats) Accounts() []Account {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]Account(nil), f.accounts...)
+}
 
 func (f *fakeSeats) Seats(topic string) []SeatInfo {
 	f.mu.Lock()
@@ -262,6 +266,8 @@ type testBackend struct {
 	store  *topicstore.Store
 	seats  *fakeSeats
 	reopen string // "" = auto
+	// nicknames are the SetNickname calls, "account=nickname".
+	nicknames []string
 }
 
 func (b *testBackend) PersonName() string { return b.eng.PersonName() }
@@ -292,7 +298,28 @@ func (b *testBackend) Page(topic string, limit int, before string) (app.Page, er
 	}
 	return app.Page{Posts: posts, HasMore: p.HasMore, Skipped: p.Skipped}, nil
 }
-func (b *testBackend) Topics() ([]app.Topic, error)    { return b.store.List() }
+func (b *testBackend) Topics() ([]app.Topic, error) { return b.store.List() }
+
+// SetNickname renames the fake account as the app renames a saved one.
+func (b *testBackend) SetNickname(account, nick string) (string, error) {
+	if nick == b.eng.PersonName() {
+		return "", errors.New("the person's name")
+	}
+	b.seats.mu.Lock()
+	defer b.seats.mu.Unlock()
+	for i, a := range b.seats.accounts {
+		if a.ID == account {
+			a.Nickname, a.Name = nick, nick
+			if nick == "" {
+				a.Name = a.FullName
+			}
+			b.seats.accounts[i] = a
+			b.nicknames = append(b.nicknames, account+"="+nick)
+			return a.Name, nil
+		}
+	}
+	return "", errors.New("no such account")
+}
 func (b *testBackend) Rename(topic, name string) error { return b.store.Rename(topic, name) }
 func (b *testBackend) Delete(_ context.Context, topic string) error {
 	if b.seats != nil {

@@ -192,7 +192,8 @@ func (e *editor) mention() (start int, query string, ok bool) {
 }
 
 // candidates are the roster's names for the open @ (none when closed):
-// not the person, one row per name, by prefix ignoring case.
+// not the person, one row per calling name (ignoring case, as the room
+// matches), by prefix ignoring case.
 func (e *editor) candidates(roster []app.Participant) []string {
 	start, q, ok := e.mention()
 	if !ok || start == e.dismissed {
@@ -201,15 +202,29 @@ func (e *editor) candidates(roster []app.Participant) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range roster {
-		if p.Person || p.Name == "" || seen[p.Name] {
+		key := strings.ToLower(p.Name) // the room matches names ignoring case
+		if p.Person || p.Name == "" || seen[key] {
 			continue
 		}
-		seen[p.Name] = true
+		seen[key] = true
 		if hasPrefixFold(p.Name, q) {
 			out = append(out, p.Name)
 		}
 	}
 	return out
+}
+
+// holders is how many participants (not the person) a calling name
+// addresses: every one of that name, ignoring case (spec 003
+// ニックネームと元の名前: 同名の全参加者宛て).
+func holders(roster []app.Participant, name string) int {
+	n := 0
+	for _, p := range roster {
+		if !p.Person && strings.EqualFold(p.Name, name) {
+			n++
+		}
+	}
+	return n
 }
 
 func hasPrefixFold(s, prefix string) bool {

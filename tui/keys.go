@@ -27,6 +27,8 @@ const (
 	ctxRename                   // renaming a topic inline
 	ctxHelp                     // the help overlay is open
 	ctxNumbers                  // the pane numbers are shown (prefix #)
+	ctxChips                    // the attachment chips above the input line are selected (attach.go)
+	ctxPicker                   // the file picker is open (attach.go)
 )
 
 var ctxTitles = map[keyCtx]string{
@@ -42,9 +44,11 @@ var ctxTitles = map[keyCtx]string{
 	ctxRename:     "Renaming a topic",
 	ctxHelp:       "Help overlay",
 	ctxNumbers:    "Pane numbers shown (prefix #)",
+	ctxChips:      "Attachments above the input line (ctrl+x)",
+	ctxPicker:     "File picker (ctrl+o)",
 }
 
-var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp, ctxNumbers}
+var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp, ctxNumbers, ctxChips, ctxPicker}
 
 type action int
 
@@ -65,6 +69,7 @@ const (
 	actRestartSeat
 	actReleaseSeat
 	actRename
+	actNickname
 	actDelete
 	actHelp
 	actNotices
@@ -104,6 +109,12 @@ const (
 	actText
 	actSelect
 	actCopy
+	actAttachFile
+	actAttachImage
+	actChips
+	actUnpaste
+	actOpenAttachment
+	actRemoveChip
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -157,6 +168,10 @@ var bindings = []binding{
 	{ctxInput, []string{"ctrl+k"}, actKillAfter, "delete to the end of the line"},
 	{ctxInput, []string{"ctrl+w", "alt+backspace"}, actKillWord, "delete the word before the cursor"},
 	{ctxInput, []string{"ctrl+g"}, actEditor, "edit the input in $VISUAL or $EDITOR (vi), on your terminal"},
+	{ctxInput, []string{"ctrl+o"}, actAttachFile, "attach a file: opens the file picker (a pasted or dropped path attaches too)"},
+	{ctxInput, []string{"ctrl+v"}, actAttachImage, "attach the clipboard's image as image.png (read on your terminal's machine)"},
+	{ctxInput, []string{"ctrl+x"}, actChips, "select the attachments above the input line (to remove one)"},
+	{ctxInput, []string{"ctrl+z"}, actUnpaste, "right after a paste became attachments: keep it as text instead"},
 	{ctxInput, []string{"pgup"}, actPgUp, "scroll the room up"},
 	{ctxInput, []string{"pgdown"}, actPgDn, "scroll the room down"},
 	{ctxInput, []string{"tab"}, actFocusNext, "focus the next area"},
@@ -186,6 +201,7 @@ var bindings = []binding{
 	{ctxRoom, []string{"y"}, actCopy, "copy the selected post (speaker line and body; a fold: its posts) as plain text to the clipboard (OSC 52); selecting: the selected lines"},
 	{ctxRoom, []string{"enter"}, actOpen, "open or close the selected fold; selecting: copy the selected lines"},
 	{ctxRoom, []string{"e"}, actExpand, "expand or fold all the MCP notices"},
+	{ctxRoom, []string{"o"}, actOpenAttachment, "open the selected post's attachments on your terminal ($PULLCEPT_OPEN, else the desktop's opener, else $PAGER)"},
 	{ctxRoom, []string{"esc"}, actCancel, "cancel the selection; without one, back to the input line"},
 	{ctxRoom, []string{"i"}, actFocusInput, "back to the input line"},
 	{ctxRoom, []string{"tab"}, actFocusNext, "focus the next area"},
@@ -196,6 +212,7 @@ var bindings = []binding{
 	{ctxParts, []string{"x"}, actStopSeat, "stop the seat"},
 	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat"},
 	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds (after a prompt declined by number)"},
+	{ctxParts, []string{"n"}, actNickname, "rename the account: its nickname, what the room calls it (empty: its name)"},
 	{ctxParts, []string{"esc", "i"}, actFocusInput, "back to the input line"},
 	{ctxParts, []string{"tab"}, actFocusNext, "focus the next area"},
 
@@ -228,6 +245,14 @@ var bindings = []binding{
 	{ctxNumbers, []string{"digit"}, actPick, "focus that pane: 1–9, 0 for the tenth (a hidden pane comes on screen)"},
 	{ctxNumbers, []string{"esc"}, actClose, "hide the numbers"},
 	{ctxNumbers, []string{"any"}, actNone, "any other key hides the numbers and does what it does"},
+
+	{ctxChips, []string{"left", "h"}, actLeft, "previous attachment"},
+	{ctxChips, []string{"right", "l"}, actRight, "next attachment"},
+	{ctxChips, []string{"x", "delete", "backspace"}, actRemoveChip, "remove the selected attachment (nothing was saved yet)"},
+	{ctxChips, []string{"esc", "enter", "i"}, actClose, "back to the input line"},
+
+	{ctxPicker, []string{"esc", "q"}, actClose, "close the picker (nothing attached)"},
+	{ctxPicker, []string{"any"}, actNone, "↑/↓ (k/j) move, PgUp/PgDn, g/G first/last; → (l) or Enter opens a folder, Enter on a file attaches it; ← (h) or Backspace the folder above"},
 }
 
 // pseudoKey marks table entries that describe a class of keys, not a key.

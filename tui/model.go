@@ -28,6 +28,10 @@ type (
 		topic, text string
 		out         app.Outcome
 		err         error
+		// atts are the post's attachments as they came back (where they
+		// were saved), chips the chips they were (attach.go).
+		atts  []app.Attachment
+		chips []chip
 	}
 	topicsMsg struct {
 		list []app.Topic
@@ -125,6 +129,7 @@ type model struct {
 	dlg        *dialog
 	renaming   string
 	renameEd   editor
+	nicking    string // the account whose nickname renameEd edits (on the status line)
 	input      editor
 	// hist is what the person sent from this screen, oldest first (at
 	// most histCap); histAt is the entry ↑/↓ recalled (len(hist): none).
@@ -161,6 +166,9 @@ type model struct {
 	onShow     func(string)
 	clients    func() int
 	program    func([]string) tea.ExecCommand
+	// att is the input line's attachments and the room's reading of
+	// them (attach.go).
+	att attachState
 }
 
 func newModel(o Options, exec func(func())) (*model, error) {
@@ -174,6 +182,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
 		paneText: map[Pane]string{}, paneSize: map[Pane][2]int{}, status: o.Status,
 		server: o.Server, startTopic: o.Topic, onShow: o.OnShow, clients: o.Clients, program: o.Program,
+		att: newAttachState(o.Env),
 	}
 	if m.seats == nil && m.status == "" {
 		m.status = "no seats: add an account to config.json to seat a CLI here; the room works for you alone"
@@ -421,6 +430,9 @@ func (m *model) panes() []SeatInfo {
 
 func (m *model) roomCtx() roomCtx {
 	c := roomCtx{person: m.app.PersonName(), kinds: map[string]string{}, names: map[string]string{}, loc: m.loc, now: m.now()}
+	if b := m.attacher(); b != nil {
+		c.att, c.attB = m.att.view, b
+	}
 	for _, a := range m.accounts {
 		c.kinds[a.ID] = a.Kind
 		c.names[a.ID] = a.Name
@@ -436,7 +448,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.status != before && m.status != "" {
 		expire = m.noticed(m.status)
 	}
-	return m, tea.Batch(cmd, m.sync(), expire)
+	return m, tea.Batch(cmd, m.sync(), expire, m.att.view.queuedImages(m.attacher()))
 }
 
 // testHooks lets tests run code on the model's goroutine.
@@ -526,6 +538,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.listAgain = false
 			return m.loadTopics()
 		}
+	default:
+		return m.attachMsg(msg)
 	case deletedMsg:
 		if msg.err != nil {
 			m.status = "delete: " + msg.err.Error()
@@ -618,7 +632,7 @@ func (m *model) resync() tea.Cmd {
 // post drawn. The post itself runs in a Cmd.
 func (m *model) send() tea.Cmd {
 	text := m.input.String()
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && len(m.att.chips) == 0 {
 		return nil
 	}
 	if m.waiting != nil && m.waiting.topic == m.topic && m.waiting.text == text {
@@ -632,11 +646,16 @@ func (m *model) send() tea.Cmd {
 		return nil
 	}
 	m.waiting = nil
-	m.remember(text)
+	if strings.TrimSpace(text) != "" {
+		m.remember(text)
+	}
 	rs := m.cur()
 	topic, last := m.topic, rs.watermark
 	m.input.Set("")
 	rs.offset = 0
+	if cmd := m.sendWith(topic, text, last); cmd != nil {
+		return cmd
+	}
 	b := m.app
 	return func() tea.Msg {
 		out, err := b.Post(topic, text, last)
@@ -714,6 +733,7 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 	switch {
 	case msg.err != nil:
 		m.restore(msg.text)
+		m.restoreChips(msg.atts, msg.chips)
 		m.status = "not sent: " + msg.err.Error()
 	case !msg.out.Delivered:
 		n := 0
@@ -721,6 +741,7 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 			n = rs.addMissed(msg.out.Missed)
 		}
 		m.restore(msg.text)
+		m.restoreChips(msg.atts, msg.chips)
 		m.status = fmt.Sprintf("not sent: %d new posts came in while you wrote (%d drawn now); read them, then send again", len(msg.out.Missed), n)
 	default:
 		if rs != nil {
@@ -746,7 +767,7 @@ func (m *model) sync() tea.Cmd {
 	in := layoutIn{W: m.w, H: m.h, Topics: m.showTopics, Parts: m.showParts, Panes: len(panes), Zoom: m.zoom,
 		PaneLayout: m.paneLayout, Spare: m.paneSpare}
 	rows, _, _ := m.input.layout(max(m.w-2, 2))
-	in.InputLines = len(rows)
+	in.InputLines = len(rows) + m.chipRows()
 	m.lay = computeLayout(in)
 	if m.focus == focusPane && m.paneIdx < len(panes) && m.lay.Panes[m.paneIdx].Empty() && !m.lay.PaneArea.Empty() {
 		// A hidden pane took focus: it comes on screen in the last place.
@@ -812,8 +833,12 @@ func (m *model) keyCtx() keyCtx {
 		return ctxHelp
 	case m.dlg != nil:
 		return ctxDialog
-	case m.renaming != "":
+	case m.renaming != "" || m.nicking != "":
 		return ctxRename
+	case m.att.picker != nil:
+		return ctxPicker
+	case m.att.chipMode && m.focus == focusInput && len(m.att.chips) > 0:
+		return ctxChips
 	}
 	switch m.focus {
 	case focusPane:
@@ -898,6 +923,8 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 			return m.do(act, ctxCandidates)
 		}
 		ctx = ctxInput
+	case ctxPicker:
+		return m.pickerKey(msg)
 	}
 	if act, ok := lookup(ctx, k, m.prefix); ok {
 		return m.do(act, ctx)
@@ -928,7 +955,9 @@ func (m *model) paste(s string) tea.Cmd {
 			m.writePane(sp.Pane, pasteBytes(sp.Pane, s))
 		}
 	case ctxInput, ctxCandidates:
-		m.input.Insert(s)
+		if !m.pasteAttach(s) {
+			m.input.Insert(s)
+		}
 	case ctxRename:
 		m.renameEd.Insert(strings.ReplaceAll(s, "\n", " "))
 	}
@@ -1098,14 +1127,7 @@ func (m *model) partRows() []partRow {
 	}
 	for _, p := range m.roster() {
 		if !p.Person && !known[p.Account] {
-			// A connection under the person's name says its role (that of
-			// every socket without a configured account), so it is not
-			// taken for the person.
-			st := "connected"
-			if p.Name == m.app.PersonName() {
-				st = wire.RoleUnknown
-			}
-			rows = append(rows, partRow{name: p.Name, account: "", state: st, hue: p.Hue})
+			rows = append(rows, partRow{name: p.Name, account: "", state: "connected", hue: p.Hue})
 		}
 	}
 	return rows
@@ -1190,6 +1212,48 @@ func (m *model) deleteTopic(topic string) tea.Cmd {
 	}
 }
 
+// startNickname edits the selected account's nickname on the status line.
+func (m *model) startNickname() {
+	acct, name, ok := m.selectedAccount()
+	if !ok {
+		m.status = "select an account in the participants panel first (" + m.prefix + " a)"
+		return
+	}
+	m.nicking = acct
+	m.renameEd = newEditor()
+	for _, a := range m.accounts {
+		if a.ID == acct && a.Nickname != "" {
+			name = a.Nickname
+		}
+	}
+	m.renameEd.Set(name)
+}
+
+func (m *model) nicknameKey(act action) tea.Cmd {
+	switch act {
+	case actConfirm:
+		acct, nick, b := m.nicking, strings.TrimSpace(m.renameEd.String()), m.app
+		m.nicking = ""
+		for _, a := range m.accounts {
+			if a.ID == acct && nick == a.FullName {
+				nick = "" // its own name: no nickname
+			}
+		}
+		return func() tea.Msg {
+			name, err := b.SetNickname(acct, nick)
+			if err != nil {
+				return noteMsg{err: fmt.Errorf("nickname: %w", err)}
+			}
+			return noteMsg{note: "the room now calls " + acct + " " + name}
+		}
+	case actCancel:
+		m.nicking = ""
+	default:
+		m.edit(&m.renameEd, act)
+	}
+	return nil
+}
+
 func (m *model) startRename(topic string) {
 	if !m.listed(topic) {
 		m.status = "this topic has no log yet: say something first, then rename it"
@@ -1230,6 +1294,9 @@ func (m *model) roomPage() int {
 
 // do carries out an action from the table.
 func (m *model) do(act action, ctx keyCtx) tea.Cmd {
+	if cmd, ok := m.doAttach(act, ctx); ok {
+		return cmd
+	}
 	rs := m.cur()
 	switch ctx {
 	case ctxHelp:
@@ -1265,6 +1332,9 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		}
 		return nil
 	case ctxRename:
+		if m.nicking != "" {
+			return m.nicknameKey(act)
+		}
 		topic := m.renaming
 		switch act {
 		case actConfirm:
@@ -1408,6 +1478,9 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return nil
 		case actDown:
 			m.psel = min(m.psel+1, max(len(m.partRows())-1, 0))
+			return nil
+		case actNickname:
+			m.startNickname()
 			return nil
 		}
 	case ctxInput:

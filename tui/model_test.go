@@ -75,6 +75,7 @@ func TestCandidates(t *testing.T) {
 	seat(t, hs, "claude lin", "")
 	seat(t, hs, "Codex", "")
 	seat(t, hs, "Codex", "") // one row per name
+	seat(t, hs, "codex", "") // the room matches ignoring case: the same name
 
 	cases := []struct {
 		text string
@@ -96,6 +97,14 @@ func TestCandidates(t *testing.T) {
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: candidates %q, want %q", c.text, got, c.want)
 		}
+	}
+
+	// A name several participants hold says it addresses them all.
+	hs.m.input.Set("")
+	hs.typeText("@c")
+	scr := hs.screen()
+	if !strings.Contains(scr, "@Codex  (all 3 of that name)") || strings.Contains(scr, "@Claude Lay  (all") {
+		t.Errorf("the popup does not mark the shared name (and only it):\n%s", scr)
 	}
 
 	// Move, pick with Enter: the name goes in, nothing is sent.
@@ -122,7 +131,7 @@ func TestCandidates(t *testing.T) {
 		t.Errorf("after Tab: %q", got)
 	}
 	hs.m.input.Set("@")
-	scr := hs.screen()
+	scr = hs.screen()
 	if !strings.Contains(scr, "@Claude Lay") || !strings.Contains(scr, "@Codex") {
 		t.Errorf("candidate list not drawn:\n%s", scr)
 	}
@@ -666,5 +675,43 @@ func TestFocusAndZoomShowInTheHeaders(t *testing.T) {
 	hs.prefix('z', "z")
 	if got := marked(); len(got) != 1 || !strings.Contains(got[0], "Lin") || !strings.Contains(got[0], "zoomed (ctrl+b z)") {
 		t.Errorf("zoomed pane: headers %q", got)
+	}
+}
+
+// n in the participants edits the selected account's nickname on the status
+// line: prefilled with what the room calls it now, Enter saves (its own name
+// saves no nickname), Esc leaves it.
+func TestParticipantNickname(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Claude Lin", FullName: "Claude Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 100, 30)
+	be := hs.m.app.(*testBackend)
+	hs.prefix('a', "a")
+	hs.key(tea.KeyDown, 0) // the person's row, then Lin's
+	hs.send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	if scr := hs.screen(); !strings.Contains(scr, "nickname of lin") || !strings.Contains(scr, "Claude Lin") {
+		t.Fatalf("no nickname editor on the status line:\n%s", scr)
+	}
+	hs.key('u', tea.ModCtrl)
+	hs.typeText("Lin")
+	hs.key(tea.KeyEnter, 0)
+	if !slices.Equal(be.nicknames, []string{"lin=Lin"}) {
+		t.Fatalf("SetNickname calls %q", be.nicknames)
+	}
+	if scr := hs.screen(); !strings.Contains(scr, "the room now calls lin Lin") || !strings.Contains(scr, "● Lin") {
+		t.Errorf("after saving:\n%s", scr)
+	}
+	// Typing its own name back clears the nickname; Esc changes nothing.
+	hs.send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	hs.key('u', tea.ModCtrl)
+	hs.typeText("Claude Lin")
+	hs.key(tea.KeyEnter, 0)
+	hs.send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	hs.typeText("zzz")
+	hs.key(tea.KeyEscape, 0)
+	if !slices.Equal(be.nicknames, []string{"lin=Lin", "lin="}) {
+		t.Errorf("SetNickname calls %q, want the clear and nothing for Esc", be.nicknames)
+	}
+	if scr := hs.screen(); strings.Contains(scr, "nickname of") {
+		t.Errorf("the editor stayed after Esc:\n%s", scr)
 	}
 }

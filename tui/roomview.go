@@ -140,6 +140,10 @@ type roomCtx struct {
 	names  map[string]string // account id -> current name
 	loc    *time.Location
 	now    time.Time
+	// att and attB read posts' blocks of attachments (attach_room.go);
+	// nil: drawn as text.
+	att  *attachView
+	attB attachBackend
 }
 
 // isOwn reports whether the person at this screen said p: known from its
@@ -268,7 +272,7 @@ func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 		h.WriteString(style(" → "+strings.Join(to, ", "), col))
 	}
 	out := []roomLine{{text: h.String(), post: p.MessageID}}
-	body := wrapText(wire.Visible(p.Content), max(w-2, 1))
+	body := bodyLines(p, w, c)
 	for _, l := range body {
 		if p.FromApp {
 			l = style(l, "2")

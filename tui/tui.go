@@ -62,7 +62,9 @@ type BracketedPaste interface {
 // Account is a configured account a seat can be started for.
 type Account struct {
 	ID   string
-	Name string
+	Name string // the calling name: the nickname, else FullName
+	// FullName is the account's name; Nickname what it is called, if set.
+	FullName, Nickname string
 	// Kind is claude_code, codex, cli or mcp.
 	Kind string
 }
@@ -119,6 +121,9 @@ type Backend interface {
 	Page(topic string, limit int, before string) (app.Page, error)
 	Topics() ([]app.Topic, error)
 	Rename(topic, name string) error
+	// SetNickname saves what the room calls an account ("" clears it) and
+	// renames its running seats; it returns the calling name now.
+	SetNickname(account, nickname string) (string, error)
 	// Delete deletes a topic in the spec's order: its seats, its files,
 	// its room.
 	Delete(ctx context.Context, topic string) error

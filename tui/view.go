@@ -93,6 +93,13 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 		m.overlayHelp(rows)
 	case m.dlg != nil:
 		m.overlayDialog(rows)
+	case m.att.picker != nil:
+		m.overlayPicker(rows)
+	case m.nicking != "":
+		if !l.Status.Empty() {
+			_, cx, _ := m.renameEd.layout(1 << 20)
+			cur = tea.NewCursor(min(ansi.StringWidth(m.nickPrompt())+cx, l.Status.W-1), l.Status.Y)
+		}
 	case m.renaming != "":
 		if x, y, ok := m.renameCursor(); ok {
 			cur = tea.NewCursor(x, y)
@@ -535,7 +542,16 @@ func (m *model) overlayNumbers(rows []string) {
 	}
 }
 
+// nickPrompt leads the status line while a nickname is edited there.
+func (m *model) nickPrompt() string {
+	return " nickname of " + wire.OneLine(m.nicking) + " (Enter saves, empty: its name; Esc): "
+}
+
 func (m *model) drawStatus(w int) string {
+	if m.nicking != "" {
+		p := m.nickPrompt()
+		return style(p, "1") + style(fit(m.renameEd.String(), max(w-ansi.StringWidth(p), 0)), "4")
+	}
 	right := m.prefix + " ? help"
 	if m.armed {
 		right = style(" PREFIX ", "1", "7") + " " + right
@@ -553,12 +569,17 @@ func (m *model) drawInput(r Rect) ([]string, int, int) {
 		return nil, 0, 0
 	}
 	rows, cx, cy := m.input.layout(max(r.W-2, 2))
+	var out []string
+	if m.chipRows() > 0 && r.H > 1 {
+		out = append(out, m.drawChips(r.W)) // the attachments stand above the text
+		r.H--
+	}
+	chips := len(out)
 	top := 0
 	if cy >= r.H {
 		top = cy - r.H + 1
 	}
-	var out []string
-	for i := top; i < len(rows) && len(out) < r.H; i++ {
+	for i := top; i < len(rows) && len(out) < r.H+chips; i++ {
 		p := "  "
 		if i == 0 {
 			p = "› "
@@ -568,10 +589,10 @@ func (m *model) drawInput(r Rect) ([]string, int, int) {
 		}
 		out = append(out, p+rows[i])
 	}
-	if m.input.String() == "" && m.focus == focusInput && len(out) > 0 {
-		out[0] = "› " + style("say something to the room…", "2")
+	if m.input.String() == "" && m.focus == focusInput && len(out) > chips {
+		out[chips] = "› " + style("say something to the room…", "2")
 	}
-	return out, 2 + cx, cy - top
+	return out, 2 + cx, cy - top + chips
 }
 
 func (m *model) overlayCandidates(rows []string) {
@@ -589,16 +610,23 @@ func (m *model) overlayCandidates(rows []string) {
 	if h <= 0 {
 		return
 	}
+	roster := m.roster()
+	label := make([]string, len(c))
 	w := 0
-	for _, n := range c {
-		w = max(w, ansi.StringWidth(wire.OneLine(n)))
+	for i, n := range c {
+		label[i] = " @" + wire.OneLine(n)
+		if k := holders(roster, n); k > 1 {
+			// One calling name addresses all its holders, never one of them.
+			label[i] += fmt.Sprintf("  (all %d of that name)", k)
+		}
+		w = max(w, ansi.StringWidth(label[i]))
 	}
-	w = min(w+4, m.w)
+	w = min(w+2, m.w)
 	sel := min(m.input.sel, len(c)-1)
 	first := max(0, sel-h+1)
 	var lines []string
 	for i := first; i < first+h; i++ {
-		ln := fit(" @"+wire.OneLine(c[i]), w)
+		ln := fit(label[i], w)
 		if i == sel {
 			ln = style(ln, "7")
 		} else {
