@@ -511,3 +511,106 @@ func nextEvent(t *testing.T, sub *Subscription) Event {
 		return Event{}
 	}
 }
+
+// Addressing uses calling names only (spec 003 ニックネームと元の名前): a
+// seat of a configured account is called by its nickname, its name is no
+// alias, one calling name addresses all its holders, and an explicit to
+// keeps the strings as sent (an absent name addresses nobody). The post
+// carries the speaker's name as full_name; a later rename changes no post.
+func TestAddressingByCallingName(t *testing.T) {
+	t.Parallel()
+	l, ty := newMemLog(), &typist{}
+	names := map[string][2]string{"acc-lin": {"Lin", "Claude Lin"}, "acc-lin2": {"lin", "Claude Other"}, "acc-lay": {"Lay", "Lay"}}
+	var mu sync.Mutex
+	e := New(Config{Log: l, Typer: ty, PersonName: "Master", AccountNames: func(a string) (string, string, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		n, ok := names[a]
+		return n[0], n[1], ok
+	}})
+	if _, err := e.Open(topicA); err != nil {
+		t.Fatal(err)
+	}
+	join := func(hello, account string) ConnID {
+		id := e.NewConn()
+		if err := e.Hello(id, wire.Hello{Type: wire.TypeHello, Name: hello, Room: topicA, AccountID: account}); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	join("Claude", "acc-lin")     // the hello's name gives way to the saved one
+	join("whatever", "acc-lin2")  // another account with the same calling name (ignoring case)
+	lay := join("Lay", "acc-lay") // nickname-less: its name is its calling name
+	ext := join("Eta", "")        // an external client keeps its own name
+
+	post := func(from ConnID, content string, to ...string) wire.Post {
+		t.Helper()
+		last := ""
+		if ids := l.ids(topicA); len(ids) > 0 {
+			last = ids[len(ids)-1]
+		}
+		o, err := e.PostFromConn(from, wire.PostFrame{Content: content, To: to, LastSeen: last})
+		if err != nil || !o.Delivered {
+			t.Fatalf("post %q: %+v %v", content, o, err)
+		}
+		return o.Post
+	}
+	cases := []struct {
+		name    string
+		from    ConnID
+		content string
+		to      []string
+		wantTo  []string
+		body    string
+	}{
+		{"nickname addresses", ext, "@Lin hi", nil, []string{"Lin"}, "hi"},
+		{"the original name is no alias", ext, "@Claude Lin hi", nil, nil, "@Claude Lin hi"},
+		{"one calling name, every holder: one entry", ext, "@lin @LIN hi", nil, []string{"Lin"}, "hi"},
+		{"explicit to kept as sent, absent names too", ext, "see", []string{"Nobody", "Lay"}, []string{"Nobody", "Lay"}, "see"},
+		{"an unknown @ stays in the body", lay, "@Nobody there?", nil, nil, "@Nobody there?"},
+	}
+	for _, c := range cases {
+		p := post(c.from, c.content, c.to...)
+		if !slices.Equal(p.To, c.wantTo) || p.Content != c.body {
+			t.Errorf("%s: to %q body %q, want %q %q", c.name, p.To, p.Content, c.wantTo, c.body)
+		}
+	}
+
+	// full_name: the speaker's name when it differs, not for the others.
+	var linConn ConnID
+	for _, id := range e.rooms[topicA].order {
+		if s := e.rooms[topicA].seats[id]; s.account == "acc-lin" {
+			linConn = id
+		}
+	}
+	p := post(linConn, "from Lin")
+	if p.Speaker != "Lin" || p.FullName != "Claude Lin" {
+		t.Errorf("Lin's post: speaker %q full_name %q", p.Speaker, p.FullName)
+	}
+	if p := post(lay, "from Lay"); p.FullName != "" {
+		t.Errorf("Lay's post carries full_name %q, its name is its calling name", p.FullName)
+	}
+	if p := post(ext, "from Eta"); p.FullName != "" || p.Speaker != "Eta" {
+		t.Errorf("an external client's post: %+v", p)
+	}
+
+	// A rename changes no post already said: the log keeps speaker and to.
+	mu.Lock()
+	names["acc-lin"] = [2]string{"Luna", "Claude Lin"}
+	mu.Unlock()
+	if _, err := e.Rename("acc-lin"); err != nil {
+		t.Fatal(err)
+	}
+	l.mu.Lock()
+	logged := append([]topicstore.Post(nil), l.posts[topicA]...)
+	l.mu.Unlock()
+	if logged[0].To[0] != "Lin" || logged[len(logged)-3].Speaker != "Lin" || logged[len(logged)-3].FullName != "Claude Lin" {
+		t.Errorf("the rename rewrote old posts: %+v / %+v", logged[0], logged[len(logged)-3])
+	}
+	if p := post(linConn, "renamed"); p.Speaker != "Luna" || p.FullName != "Claude Lin" {
+		t.Errorf("after the rename: %+v", p)
+	}
+	if p := post(ext, "@Lin still?"); len(p.To) != 1 || p.To[0] != "lin" {
+		t.Errorf("after Lin became Luna, @Lin addresses the other holder only: to %q", p.To)
+	}
+}
