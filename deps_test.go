@@ -1,13 +1,23 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // allowed lists, per package of this module, the other packages of the
@@ -104,4 +114,191 @@ func TestDependencyRuleCatchesViolations(t *testing.T) {
 	if permitted(allowed["room"], "seat") || permitted(allowed["room/wire"], "room") || !permitted(allowed["e2e"], "e2e/fakemodel") {
 		t.Fatal("the table does not forbid what it should")
 	}
+}
+
+// Start-up (issue 13, point 3; docs/performance.md "Start-up"). Go runs every
+// linked package's initialisation for every subcommand, so a library that
+// compiles tables in init makes `pullcept topics`, `pullcept sidecar` (every
+// CLI launch) and attaching pay for it. The figures are measured by
+// BenchmarkStartup; the test below only guards allocations, which do not
+// depend on the machine.
+
+// maxInitAllocs bounds the heap allocations of any one package's
+// initialisation in the pullcept binary. Today's largest is about 160
+// (github.com/santhosh-tekuri/jsonschema/v6's format tables); the unpatched
+// JSON-schema libraries took 21,285 (santhosh-tekuri/jsonschema compiling its
+// meta-schemas) and 296 (google/jsonschema-go's reflection over Schema).
+const maxInitAllocs = 250
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+	buildDir  string
+)
+
+// pullceptBinary builds the binary once per test process (no -race: the
+// figures are the shipped binary's).
+func pullceptBinary(tb testing.TB) string {
+	tb.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "pullcept-startup-")
+		if buildErr != nil {
+			return
+		}
+		builtBin = filepath.Join(buildDir, "pullcept")
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = &buildError{err, out}
+		}
+	})
+	if buildErr != nil {
+		tb.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+type buildError struct {
+	err error
+	out []byte
+}
+
+func (e *buildError) Error() string { return "go build: " + e.err.Error() + "\n" + string(e.out) }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// initLine is one line of GODEBUG=inittrace=1:
+// "init PKG @0.51 ms, 0.010 ms clock, 1392 bytes, 14 allocs".
+var initLine = regexp.MustCompile(`^init (\S+) @\S+ \S+, \S+ ms clock, (\d+) bytes, (\d+) allocs$`)
+
+type pkgInit struct {
+	pkg           string
+	bytes, allocs int
+}
+
+func initTrace(t *testing.T, bin string, args ...string) []pkgInit {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1", "PULLCEPT_HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, args, err, stderr.Bytes())
+	}
+	var inits []pkgInit
+	sc := bufio.NewScanner(&stderr)
+	for sc.Scan() {
+		m := initLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		b, _ := strconv.Atoi(m[2])
+		a, _ := strconv.Atoi(m[3])
+		inits = append(inits, pkgInit{m[1], b, a})
+	}
+	return inits
+}
+
+// No package's initialisation in the binary allocates more than
+// maxInitAllocs (allocations, not time: the same on every machine). Fails if
+// a heavy init comes back: an unpatched JSON-schema library, a package-level
+// table built from reflection, a big map or a pile of regexp.MustCompile.
+func TestNoHeavyPackageInit(t *testing.T) {
+	inits := initTrace(t, pullceptBinary(t), "help")
+	traced := map[string]bool{}
+	for _, in := range inits {
+		traced[in.pkg] = true
+	}
+	// The trace must cover the binary, MCP library and JSON-schema code
+	// included, or the test proves nothing.
+	for _, pkg := range []string{"runtime", "github.com/mark3labs/mcp-go/server", "github.com/santhosh-tekuri/jsonschema/v6", "github.com/google/jsonschema-go/jsonschema", "pullcept/tui"} {
+		if !traced[pkg] {
+			t.Errorf("%s missing from GODEBUG=inittrace=1 (%d packages traced)", pkg, len(inits))
+		}
+	}
+	slices.SortFunc(inits, func(a, b pkgInit) int { return b.allocs - a.allocs })
+	total := 0
+	for _, in := range inits {
+		total += in.allocs
+		if in.allocs > maxInitAllocs {
+			t.Errorf("package %s allocates %d times (%d bytes) in its initialisation, more than %d: keep heavy work out of init (compute it on first use)", in.pkg, in.allocs, in.bytes, maxInitAllocs)
+		}
+	}
+	top := inits[:min(5, len(inits))]
+	t.Logf("%d packages initialised, %d allocations in all; largest: %v", len(inits), total, top)
+}
+
+// BenchmarkStartup measures whole processes, the median of b.N runs of each
+// (ns/op is the mean; "median-ms" is the figure docs/performance.md quotes):
+// a Go hello-world built here, `pullcept help`, and `pullcept sidecar` from
+// exec to its answer to initialize. Run with
+//
+//	go test -run XXX -bench Startup -benchtime 300x .
+func BenchmarkStartup(b *testing.B) {
+	bin := pullceptBinary(b)
+	hello := filepath.Join(b.TempDir(), "hello")
+	src := filepath.Join(b.TempDir(), "hello.go")
+	if err := os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if out, err := exec.Command("go", "build", "-o", hello, src).CombinedOutput(); err != nil {
+		b.Fatalf("go build hello: %v\n%s", err, out)
+	}
+	run := func(name string, once func() (time.Duration, error)) {
+		b.Run(name, func(b *testing.B) {
+			var d []time.Duration
+			for b.Loop() {
+				t, err := once()
+				if err != nil {
+					b.Fatal(err)
+				}
+				d = append(d, t)
+			}
+			slices.Sort(d)
+			b.ReportMetric(float64(d[len(d)/2])/1e6, "median-ms")
+		})
+	}
+	exe := func(args ...string) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			t0 := time.Now()
+			err := exec.Command(args[0], args[1:]...).Run()
+			return time.Since(t0), err
+		}
+	}
+	run("hello-world", exe(hello))
+	run("help", exe(bin, "help"))
+	run("sidecar-initialize", func() (time.Duration, error) {
+		cmd := exec.Command(bin, "sidecar")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")} // no room: initialize is still answered
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return 0, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return 0, err
+		}
+		t0 := time.Now()
+		if err := cmd.Start(); err != nil {
+			return 0, err
+		}
+		io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
+		line, err := bufio.NewReader(out).ReadString('\n')
+		d := time.Since(t0)
+		in.Close()
+		werr := cmd.Wait()
+		if err != nil {
+			return 0, err
+		}
+		if !strings.Contains(line, `"serverInfo"`) {
+			return 0, fmt.Errorf("not an initialize answer: %q", line)
+		}
+		return d, werr
+	})
 }

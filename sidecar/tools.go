@@ -1,8 +1,8 @@
 package sidecar
 
-// The three tools. Rules needed only at the moment of calling live in these
-// descriptions rather than in the instructions (spec 003 "部屋の作法": 道具を
-// 呼ぶときにだけ要るものは、その道具の説明へ移した).
+// The tools, all in one table (toolTable). Rules needed only at the moment
+// of calling live in these descriptions rather than in the instructions (spec
+// 003 "部屋の作法": 道具を呼ぶときにだけ要るものは、その道具の説明へ移した).
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"pullcept/room/wire"
 )
@@ -62,8 +63,12 @@ func rawSchema(v any) json.RawMessage {
 	return b
 }
 
-// Tools returns the three tool definitions (exported for tests and docs).
-func Tools() []mcp.Tool {
+// toolTable is every tool the sidecar offers: its definition (name,
+// description, input schema, annotations) and its handler, one entry a tool,
+// in the order tools/list shows them. Tools and the MCP server both read it;
+// adding a tool is adding an entry here (and its handler). s may be nil when
+// only the definitions are wanted.
+func toolTable(s *Sidecar) []server.ServerTool {
 	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
 	say := mcp.NewToolWithRawSchema(ToolSay, sayDescription, rawSchema(map[string]any{
 		"type": "object",
@@ -95,15 +100,25 @@ func Tools() []mcp.Tool {
 		"properties": map[string]any{},
 	}))
 	usage.Annotations = mcp.ToolAnnotation{Title: "My usage limits", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
-	return []mcp.Tool{say, hist, usage}
+
+	return []server.ServerTool{
+		{Tool: say, Handler: s.handleSay},
+		{Tool: hist, Handler: s.handleHistory},
+		{Tool: usage, Handler: s.handleUsage},
+	}
 }
 
-func (s *Sidecar) addTools() {
-	t := Tools()
-	s.mcp.AddTool(t[0], s.handleSay)
-	s.mcp.AddTool(t[1], s.handleHistory)
-	s.mcp.AddTool(t[2], s.handleUsage)
+// Tools returns the tool definitions, in tools/list order (exported for tests
+// and docs).
+func Tools() []mcp.Tool {
+	var tools []mcp.Tool
+	for _, t := range toolTable(nil) {
+		tools = append(tools, t.Tool)
+	}
+	return tools
 }
+
+func (s *Sidecar) addTools() { s.mcp.AddTools(toolTable(s)...) }
 
 // ready is nil when the sidecar can talk to the room, else the error result.
 func (s *Sidecar) ready() *mcp.CallToolResult {
