@@ -1,103 +1,226 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-const memSeats = 8
+const (
+	memSeats = 8
+	memLines = 12000 // printed by each seat; 10,000 are kept
+	memCols  = 100
+)
+
+// memRun is one side's resident sizes in one run.
+type memRun struct {
+	base, rss, hwm int64 // KiB: before the seats, with them, peak
+	hist           int   // tmux: history lines a pane holds
+}
 
 // benchMemory: resident size (VmRSS) with 8 seats whose panes (100x30) have
 // each printed 12,000 lines, so each holds a full 10,000-line scrollback;
-// `pullcept serve` vs a tmux server with 8 windows (history-limit 10000).
-// Both are also measured before the seats start (serve: after its ready
-// line; tmux: one session running sleep), to give the cost per seat.
+// `pullcept serve` vs a tmux server with 8 windows (history-limit 10000),
+// each case as opts.runs paired runs (pullcept, then tmux), medians
+// reported. Two cases: short lines (`seq`) and long coloured lines (exactly
+// 100 columns of words in 16-, 256- and true colour, some bold or on a
+// background). Both sides are also measured before the seats start (serve:
+// after its ready line; tmux: one session running sleep), to give the cost
+// per seat.
 func benchMemory() error {
-	const command = "sh -c 'seq 1 12000; sleep 600'"
+	file, err := colouredFile(true)
+	if err != nil {
+		return err
+	}
+	file16, err := colouredFile(false)
+	if err != nil {
+		return err
+	}
+	cat := func(f string) string { return fmt.Sprintf("sh -c 'cat %s; printf %s; sleep 600'", f, endMarker) }
+	cases := []struct{ name, command, needle string }{
+		{"short lines (seq 1 12000)", "sh -c 'seq 1 12000; sleep 600'", "12000"},
+		{"long coloured lines (12,000 × 100 columns)", cat(file), endMarker},
+		{"long lines, 16/256 colours only", cat(file16), endMarker},
+	}
+	for _, c := range cases {
+		fmt.Printf("  %s: %s\n", c.name, c.command)
+		var pc, tm []memRun
+		for i := range opts.runs {
+			p, err := memServe(c.command, c.needle)
+			if err != nil {
+				return fmt.Errorf("%s, pullcept run %d: %w", c.name, i+1, err)
+			}
+			t, err := memTmux(c.command, c.needle)
+			if err != nil {
+				return fmt.Errorf("%s, tmux run %d: %w", c.name, i+1, err)
+			}
+			fmt.Printf("  run %d: pullcept serve RSS %s before, %s with 8 seats (peak %s) | tmux server %s before, %s with 8 panes (peak %s), %d history lines a pane\n",
+				i+1, fmtMiB(p.base), fmtMiB(p.rss), fmtMiB(p.hwm), fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.hwm), t.hist)
+			pc, tm = append(pc, p), append(tm, t)
+		}
+		med := func(rs []memRun, f func(memRun) int64) int64 {
+			var v []int64
+			for _, r := range rs {
+				v = append(v, f(r))
+			}
+			slices.Sort(v)
+			return v[(len(v)-1)/2]
+		}
+		rss := func(r memRun) int64 { return r.rss }
+		hwm := func(r memRun) int64 { return r.hwm }
+		per := func(r memRun) int64 { return (r.rss - r.base) / memSeats }
+		n := fmt.Sprintf(" (median of %d)", len(pc))
+		record("memory", "RSS, 8 seats × 10,000 lines, "+c.name+n, fmtMiB(med(pc, rss)), fmtMiB(med(tm, rss)), ratio(float64(med(pc, rss)), float64(med(tm, rss))))
+		record("memory", "peak RSS, "+c.name, fmtMiB(med(pc, hwm)), fmtMiB(med(tm, hwm)), ratio(float64(med(pc, hwm)), float64(med(tm, hwm))))
+		record("memory", "RSS per seat (growth ÷ 8), "+c.name, fmtMiB(med(pc, per)), fmtMiB(med(tm, per)), ratio(float64(med(pc, per)), float64(med(tm, per))))
+	}
+	return nil
+}
+
+func memServe(command, needle string) (memRun, error) {
 	var pairs []string
 	for i := range memSeats {
 		pairs = append(pairs, fmt.Sprintf("m%d", i+1), command)
 	}
 	home, err := tempHome("memory", cliAccounts(pairs...))
 	if err != nil {
-		return err
+		return memRun{}, err
 	}
 	s, err := startServe(home)
 	if err != nil {
-		return err
+		return memRun{}, err
 	}
-	pcBase, err := procKB(s.Pid(), "VmRSS")
-	if err != nil {
-		return err
+	defer s.Close()
+	var r memRun
+	if r.base, err = procKB(s.Pid(), "VmRSS"); err != nil {
+		return memRun{}, err
 	}
 	for i := range memSeats {
 		if err := s.Start(fmt.Sprintf("m%d", i+1)); err != nil {
-			return err
+			return memRun{}, err
 		}
 	}
 	for i := range memSeats {
-		if err := s.WaitScreen(fmt.Sprintf("m%d", i+1), "12000", 30*time.Second, 50*time.Millisecond); err != nil {
-			return err
+		if err := s.WaitScreen(fmt.Sprintf("m%d", i+1), needle, time.Minute, 50*time.Millisecond); err != nil {
+			return memRun{}, err
 		}
 	}
-	pcRSS, err := procKB(s.Pid(), "VmRSS")
-	if err != nil {
-		return err
+	if r.rss, err = procKB(s.Pid(), "VmRSS"); err != nil {
+		return memRun{}, err
 	}
-	pcHWM, _ := procKB(s.Pid(), "VmHWM")
-	s.Close()
+	r.hwm, _ = procKB(s.Pid(), "VmHWM")
+	return r, nil
+}
 
+func memTmux(command, needle string) (memRun, error) {
 	tm, err := newTmux()
 	if err != nil {
-		return err
+		return memRun{}, err
 	}
-	if _, err := tm.Run("new-session", "-d", "-s", "mem", "-x", "100", "-y", "30", "sleep 600"); err != nil {
-		return err
+	defer tm.Kill()
+	if _, err := tm.Run("new-session", "-d", "-s", "mem", "-x", fmt.Sprint(memCols), "-y", "30", "sleep 600"); err != nil {
+		return memRun{}, err
 	}
 	pid, err := tm.Pid()
 	if err != nil {
-		return err
+		return memRun{}, err
 	}
-	tmBase, err := procKB(pid, "VmRSS")
-	if err != nil {
-		return err
+	var r memRun
+	if r.base, err = procKB(pid, "VmRSS"); err != nil {
+		return memRun{}, err
 	}
 	for range memSeats {
 		if _, err := tm.Run("new-window", "-t", "mem", command); err != nil {
-			return err
+			return memRun{}, err
 		}
 	}
-	hist := 0
 	for i := range memSeats {
 		target := fmt.Sprintf("mem:%d", i+1)
-		if err := tm.WaitCapture(target, "12000", 30*time.Second, 50*time.Millisecond); err != nil {
-			return err
+		if err := tm.WaitCapture(target, needle, time.Minute, 50*time.Millisecond); err != nil {
+			return memRun{}, err
 		}
 		h, err := tm.Run("display-message", "-p", "-t", target, "#{history_size}")
 		if err != nil {
-			return err
+			return memRun{}, err
 		}
 		// tmux drops a tenth of the limit at once when the history is
 		// full, so it holds between 9,000 and 10,000 lines.
 		n, err := strconv.Atoi(strings.TrimSpace(h))
 		if err != nil || n < 9000 {
-			return fmt.Errorf("tmux window %s holds %q history lines, want 9,000–10,000", target, strings.TrimSpace(h))
+			return memRun{}, fmt.Errorf("tmux window %s holds %q history lines, want 9,000–10,000", target, strings.TrimSpace(h))
 		}
-		hist = n
+		r.hist = n
 	}
-	tmRSS, err := procKB(pid, "VmRSS")
-	if err != nil {
-		return err
+	if r.rss, err = procKB(pid, "VmRSS"); err != nil {
+		return memRun{}, err
 	}
-	tmHWM, _ := procKB(pid, "VmHWM")
-	tm.Kill()
+	r.hwm, _ = procKB(pid, "VmHWM")
+	return r, nil
+}
 
-	fmt.Printf("  pullcept serve: RSS %s before, %s with 8 seats (peak %s)\n", fmtMiB(pcBase), fmtMiB(pcRSS), fmtMiB(pcHWM))
-	fmt.Printf("  tmux server:    RSS %s before, %s with 8 panes (peak %s); each pane holds %d history lines\n", fmtMiB(tmBase), fmtMiB(tmRSS), fmtMiB(tmHWM), hist)
-	record("memory", "RSS with 8 seats × 10,000 scrollback lines", fmtMiB(pcRSS), fmtMiB(tmRSS), ratio(float64(pcRSS), float64(tmRSS)))
-	pcPer, tmPer := (pcRSS-pcBase)/memSeats, (tmRSS-tmBase)/memSeats
-	record("memory", "RSS per seat (growth ÷ 8)", fmtMiB(pcPer), fmtMiB(tmPer), ratio(float64(pcPer), float64(tmPer)))
-	return nil
+// colouredFile returns a long-lines file: memLines lines of exactly
+// memCols columns (so no line wraps), ASCII words in 16-, bright, 256- and
+// (with rgb) true colour, some bold, some on a 256-colour background (rgb
+// only), reset at the end of each word; no capital letters (the end
+// marker). The same bytes every time: a fixed seed. tmux keeps a cell with
+// an RGB colour or a 256-colour background in a larger side entry, so the
+// two files show both of its costs.
+func colouredFile(rgb bool) (string, error) {
+	path := filepath.Join(opts.work, fmt.Sprintf("coloured-12000x100-rgb%v.txt", rgb))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	words := []string{"terminal", "pane", "room", "the", "seat", "floor", "scrollback", "render", "cursor",
+		"pullcept", "go", "build", "test", "ok", "fail", "main.go:42", "error:", "warning", "0x1f3a", "done"}
+	r := rand.New(rand.NewPCG(2026, 12))
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return "", err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	for line := range memLines {
+		head := fmt.Sprintf("%05d", line+1)
+		fmt.Fprintf(w, "\x1b[2m%s\x1b[0m", head)
+		col := len(head)
+		for col < memCols {
+			w.WriteByte(' ')
+			col++
+			word := words[r.IntN(len(words))]
+			word = word[:min(len(word), memCols-col)]
+			kind := r.IntN(6)
+			if !rgb && kind >= 3 {
+				kind = r.IntN(3) // 16, bright or 256-colour foreground
+			}
+			switch kind {
+			case 0:
+				fmt.Fprintf(w, "\x1b[%dm", 30+r.IntN(8))
+			case 1:
+				fmt.Fprintf(w, "\x1b[%d;1m", 90+r.IntN(8))
+			case 2:
+				fmt.Fprintf(w, "\x1b[38;5;%dm", r.IntN(256))
+			case 3:
+				fmt.Fprintf(w, "\x1b[38;2;%d;%d;%dm", r.IntN(256), r.IntN(256), r.IntN(256))
+			case 4:
+				fmt.Fprintf(w, "\x1b[48;5;%dm", r.IntN(256))
+			}
+			fmt.Fprintf(w, "%s\x1b[0m", word)
+			col += len(word)
+		}
+		w.WriteString("\n") // the pty adds the CR
+	}
+	err = w.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
 }

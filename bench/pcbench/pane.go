@@ -214,7 +214,7 @@ func paneTmux(command string) (paneRun, error) {
 	if err != nil {
 		return paneRun{}, err
 	}
-	ctl, err := t.Control("ctl")
+	ctl, err := controlRetry(t, "ctl")
 	if err != nil {
 		return paneRun{}, err
 	}
@@ -238,6 +238,24 @@ func paneTmux(command string) (paneRun, error) {
 	r.cpu = cpu1 - cpu0
 	r.hwmKB, _ = procKB(pid, "VmHWM")
 	return r, nil
+}
+
+// controlRetry attaches a control client to session, starting a fresh one
+// when an attach fails: tmux 3.3a sometimes answers a control client's
+// first commands with "no current client" beyond what Control retries
+// (seen once in a pane run), and one failed attach should not fail the
+// benchmark. Retries are reported on stderr; the failed clients are closed
+// with the run's cleanups.
+func controlRetry(t *tmuxServer, session string) (*tmuxCtl, error) {
+	var err error
+	for try := 1; try <= 3; try++ {
+		var c *tmuxCtl
+		if c, err = t.Control(session); err == nil {
+			return c, nil
+		}
+		fmt.Fprintf(os.Stderr, "pcbench: tmux control attach %d of 3 failed: %v\n", try, err)
+	}
+	return nil, err
 }
 
 // tmuxQuote quotes s in double quotes for tmux's command parser.

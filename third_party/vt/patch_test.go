@@ -153,51 +153,8 @@ func TestPatchLineFeedRotatesLines(t *testing.T) {
 	}
 }
 
-// Fix 3b: pushing onto a full scrollback does not move the lines it keeps.
-// Upstream removed the oldest line with slices.Delete, which moves all the
-// others down one place, so the first kept line stayed at the same address.
-func TestPatchScrollbackPushDoesNotShift(t *testing.T) {
-	t.Parallel()
-	const size = 1000
-	sb := NewScrollback(size)
-	line := func(i int) uv.Line {
-		l := uv.NewLine(4)
-		l[0].Content = fmt.Sprint(i % 10)
-		return l
-	}
-	for i := range size {
-		sb.Push(line(i))
-	}
-	shifted, copied := 0, 0
-	for i := size; i < 3*size; i++ {
-		lines := sb.Lines()
-		first, second := &lines[0], &lines[1]
-		sb.Push(line(i))
-		switch now := &sb.Lines()[0]; now {
-		case second: // resliced: O(1)
-		case first:
-			shifted++
-		default:
-			copied++
-		}
-		if sb.Len() != size {
-			t.Fatalf("len = %d, want %d", sb.Len(), size)
-		}
-		if got, want := sb.Line(size - 1)[0].Content, fmt.Sprint(i%10); got != want {
-			t.Fatalf("newest line = %q, want %q", got, want)
-		}
-		if got, want := sb.Line(0)[0].Content, fmt.Sprint((i-size+1)%10); got != want {
-			t.Fatalf("oldest line = %q, want %q", got, want)
-		}
-	}
-	if shifted > 0 {
-		t.Errorf("%d of %d pushes shifted the whole scrollback", shifted, 2*size)
-	}
-	// The window is copied to a fresh array at most once per size pushes.
-	if copied > 3 {
-		t.Errorf("%d of %d pushes copied the scrollback, want at most 3", copied, 2*size)
-	}
-}
+// Fix 3b (a push onto a full scrollback moves no line):
+// TestPatchScrollbackPushDoesNotShift in scrollback_test.go.
 
 // The rotating insertLineArea/deleteLineArea give the same buffer as the
 // ultraviolet cell-by-cell versions they replace, wide cells, coloured blanks

@@ -1,7 +1,12 @@
 package vt
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestScrollback(t *testing.T) {
@@ -163,4 +168,150 @@ func TestScrollback(t *testing.T) {
 			t.Errorf("expected empty scrollback after ED 3, got %d", e.ScrollbackLen())
 		}
 	})
+}
+
+// numbered is a line whose text is n, in a colour that changes with n.
+func numbered(n int) uv.Line {
+	return cells(fmt.Sprintf("line %d", n), uv.Style{Fg: ansi.IndexedColor(n % 256)}, uv.Link{})
+}
+
+// wantNumbered fails unless sb holds lines first..first+Len()-1, in order.
+func wantNumbered(t *testing.T, sb *Scrollback, first, n int) {
+	t.Helper()
+	if sb.Len() != n {
+		t.Fatalf("len = %d, want %d", sb.Len(), n)
+	}
+	lines := sb.Lines()
+	for i := range n {
+		sameCells(t, fmt.Sprintf("Line(%d)", i), sb.Line(i), numbered(first+i))
+		sameCells(t, fmt.Sprintf("Lines()[%d]", i), lines[i], numbered(first+i))
+	}
+}
+
+// The limit, the order (oldest first) and SetMaxLines (shrinking keeps the
+// newest, growing keeps all) hold whether or not the ring has wrapped.
+func TestScrollbackLimitAndOrder(t *testing.T) {
+	t.Parallel()
+	sb := NewScrollback(5)
+	for i := range 3 {
+		sb.Push(numbered(i))
+	}
+	wantNumbered(t, sb, 0, 3)
+	for i := 3; i < 12; i++ { // wraps: the oldest go
+		sb.Push(numbered(i))
+	}
+	wantNumbered(t, sb, 7, 5)
+	sb.SetMaxLines(3) // wrapped ring shrinks to the newest 3
+	wantNumbered(t, sb, 9, 3)
+	sb.Push(numbered(12))
+	wantNumbered(t, sb, 10, 3)
+	sb.SetMaxLines(6) // grows: keeps what it has, then fills
+	for i := 13; i < 20; i++ {
+		sb.Push(numbered(i))
+	}
+	wantNumbered(t, sb, 14, 6)
+	if sb.MaxLines() != 6 {
+		t.Fatalf("MaxLines = %d, want 6", sb.MaxLines())
+	}
+	sb.Clear()
+	wantNumbered(t, sb, 0, 0)
+	sb.Push(numbered(40))
+	wantNumbered(t, sb, 40, 1)
+	if sb.Line(-1) != nil || sb.Line(1) != nil || sb.CellAt(0, 1) != nil || sb.CellAt(-1, 0) != nil {
+		t.Fatal("out-of-range reads are not nil")
+	}
+	var none *Scrollback
+	none.Push(numbered(1))
+	if none.Len() != 0 || none.Line(0) != nil || none.Lines() != nil || none.CellAt(0, 0) != nil {
+		t.Fatal("a nil scrollback is not empty")
+	}
+}
+
+// Fix 3b: pushing onto a full scrollback does not move the lines it keeps
+// (upstream's slices.Delete moved all of them down one place on every push)
+// and, with the lines encoded into shared chunks, allocates nothing
+// (upstream cloned each line's cells: one allocation of 112 bytes a cell).
+func TestPatchScrollbackPushDoesNotShift(t *testing.T) { // not parallel: AllocsPerRun
+	const size = 1000
+	sb := NewScrollback(size)
+	for i := range size {
+		sb.Push(numbered(i))
+	}
+	table := &sb.ring[0]
+	line := numbered(7)
+	if n := testing.AllocsPerRun(2*size, func() { sb.Push(line) }); n != 0 {
+		t.Errorf("a push onto a full scrollback makes %v allocations, want 0", n)
+	}
+	if &sb.ring[0] != table {
+		t.Errorf("pushes onto a full scrollback moved its line table")
+	}
+	for i := range size {
+		sb.Push(numbered(size + i))
+	}
+	wantNumbered(t, sb, size, size)
+}
+
+// Lines handed out are copies: changing one changes neither the scrollback
+// nor a later read.
+func TestScrollbackLinesAreCopies(t *testing.T) {
+	t.Parallel()
+	sb := NewScrollback(10)
+	sb.Push(numbered(1))
+	l := sb.Line(0)
+	l[0].Content = "X"
+	sb.CellAt(1, 0).Content = "Y"
+	sameCells(t, "after changing a read line", sb.Line(0), numbered(1))
+}
+
+// Colours of types the encoding does not know are held in a side table
+// only while a line uses them.
+func TestScrollbackSideTableFreed(t *testing.T) {
+	t.Parallel()
+	sb := NewScrollback(3)
+	for i := range 50 {
+		odd := &oddColor{uint8(i), 0, 0}
+		line := cells("odd", uv.Style{Fg: odd, Bg: odd}, uv.Link{})
+		sb.Push(line)
+		sameCells(t, "odd colours", sb.Line(sb.Len()-1), line)
+	}
+	if sb.ext.used != 3*2 || len(sb.ext.colors) > 4*2 {
+		t.Errorf("side table: %d used, %d slots; want 6 used (3 lines × 2) and slots reused", sb.ext.used, len(sb.ext.colors))
+	}
+	sb.SetMaxLines(1)
+	if sb.ext.used != 2 {
+		t.Errorf("after SetMaxLines(1): %d used, want 2", sb.ext.used)
+	}
+	sb.Clear()
+	if sb.ext.used != 0 {
+		t.Errorf("after Clear: %d used, want 0", sb.ext.used)
+	}
+}
+
+// Chunks go with their last line, also chunks of a line longer than the
+// usual chunk, and lines read back whole.
+func TestScrollbackFreesChunks(t *testing.T) {
+	t.Parallel()
+	sb := NewScrollback(100)
+	text := cells(strings.Repeat("0123456789", 10), uv.Style{}, uv.Link{})
+	for range 20000 {
+		sb.Push(text)
+	}
+	// 100 lines of about 102 bytes fit in one chunk; the oldest may still
+	// be in the one before it.
+	if n := len(sb.chunks); n > 2 {
+		t.Errorf("100 short lines hold %d chunks, want at most 2", n)
+	}
+	sameCells(t, "short line", sb.Line(99), text)
+
+	sb = NewScrollback(3)
+	long := cells(strings.Repeat("端末x", 3*arenaChunk/4), uv.Style{}, uv.Link{})
+	for i := range 20 {
+		sb.Push(long)
+		sb.Push(numbered(i))
+	}
+	if n := len(sb.chunks); n > 4 {
+		t.Errorf("3 lines hold %d chunks, want at most 4", n)
+	}
+	sameCells(t, "long line", sb.Line(1), long)
+	sameCells(t, "after it", sb.Line(2), numbered(19))
 }

@@ -37,7 +37,7 @@ func (e *Emulator) handlePrint(r rune) {
 		// Two printable ASCII characters in a row is the common case by a wide
 		// margin, and needs no segmenting at all.
 		if len(e.grapheme) == 1 && printableASCII(rune(e.grapheme[0])) {
-			e.handleGrapheme(string(e.grapheme[0]), 1)
+			e.handleGrapheme(asciiStr[e.grapheme[0]], 1) // PATCH(pullcept): no allocation (compact.go)
 			e.grapheme = utf8.AppendRune(e.grapheme[:0], r)
 			return
 		}
