@@ -61,15 +61,22 @@ type harness struct {
 // newRoom runs an engine with topics open and the room socket listening.
 func newRoom(t *testing.T, topics ...string) *harness {
 	t.Helper()
+	return newRoomWith(t, nil, topics...)
+}
+
+// newRoomWith is newRoom with the engine's saved account names.
+func newRoomWith(t *testing.T, names func(string) (string, string, bool), topics ...string) *harness {
+	t.Helper()
 	store, err := topicstore.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, store: store, typed: &recorder{}, now: time.Date(2026, 10, 10, 9, 48, 0, 0, time.UTC)}
 	h.e = room.New(room.Config{
-		Log:         store,
-		Typer:       h.typed,
-		AccountKind: func(string) (string, bool) { return "claude_code", true },
+		Log:          store,
+		Typer:        h.typed,
+		AccountKind:  func(string) (string, bool) { return "claude_code", true },
+		AccountNames: names,
 	})
 	h.sub = h.e.Subscribe()
 	t.Cleanup(h.sub.Close)
@@ -530,7 +537,7 @@ func TestUsageIsTheSeatsOwn(t *testing.T) {
 	anon := h.join("Anon", "topic-u")
 
 	text, isErr := lin.call(t, sidecar.ToolUsage, nil)
-	if isErr || text != sidecar.NoUsageYet {
+	if isErr || text != sidecar.NoUsageYet+"\n\n— you: Lin" {
 		t.Fatalf("before any figures: %v %q", isErr, text)
 	}
 	h.e.Usage().Record("topic-u", "acc-lin",
@@ -538,7 +545,7 @@ func TestUsageIsTheSeatsOwn(t *testing.T) {
 	h.e.Usage().Record("topic-u", "acc-other", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}, SevenDay: &wire.Window{UsedPercentage: 2}}, h.now)
 	text, isErr = lin.call(t, sidecar.ToolUsage, nil)
 	loc := time.Local
-	want := fmt.Sprintf("5h: 85%% used, resets %s\n7d: not reported\nreceived %s (12 min ago)",
+	want := fmt.Sprintf("5h: 85%% used, resets %s\n7d: not reported\nreceived %s (12 min ago)\n\n— you: Lin",
 		wire.LocalMinute(time.Date(2026, 10, 10, 10, 5, 0, 0, time.UTC), loc), wire.LocalMinute(h.now, loc))
 	if isErr || text != want {
 		t.Fatalf("usage:\n got %q\nwant %q", text, want)

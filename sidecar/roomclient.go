@@ -67,6 +67,9 @@ type roomClient struct {
 	roomErr string          // the last error frame the room sent without an id
 	pending map[string]chan answer
 	onConn  func(up bool)
+	// onIdentity, if set, takes each identity frame (the names the room
+	// calls the seat by). It must not block long.
+	onIdentity func(wire.Identity)
 
 	writeMu sync.Mutex
 }
@@ -75,7 +78,7 @@ func newRoomClient(cfg Config, log *slog.Logger, min, max, wait, ans time.Durati
 	return &roomClient{
 		url:     wsURL(cfg.URL),
 		token:   cfg.Token,
-		hello:   wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: cfg.Name, Room: cfg.Room, Hue: cfg.Hue, AccountID: cfg.AccountID},
+		hello:   wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: cfg.Name, FullName: fullName(cfg), Room: cfg.Room, Hue: cfg.Hue, AccountID: cfg.AccountID},
 		log:     log,
 		min:     min,
 		max:     max,
@@ -84,6 +87,14 @@ func newRoomClient(cfg Config, log *slog.Logger, min, max, wait, ans time.Durati
 		up:      make(chan struct{}),
 		pending: map[string]chan answer{},
 	}
+}
+
+// fullName is the hello's full_name: omitted when it is the name.
+func fullName(cfg Config) string {
+	if cfg.FullName == cfg.Name {
+		return ""
+	}
+	return cfg.FullName
 }
 
 // wsURL accepts an http(s) address for the socket too.
@@ -234,6 +245,11 @@ func (c *roomClient) dispatch(data []byte) {
 		key = reqKey(f.RequestID)
 	case *wire.UsageResult:
 		key = reqKey(f.RequestID)
+	case *wire.Identity:
+		if c.onIdentity != nil {
+			c.onIdentity(*f)
+		}
+		return
 	case *wire.ErrorFrame:
 		switch {
 		case f.MessageID != "":

@@ -195,7 +195,7 @@ func TestAnswersAreCorrelatedByID(t *testing.T) {
 		t.Fatalf("history settled on the wrong answer: %q", text)
 	}
 	text, isErr = call(t, c, ToolUsage, nil)
-	if isErr || text != NoUsageYet {
+	if isErr || text != NoUsageYet+"\n\n— you: Lin" {
 		t.Fatalf("usage settled on the wrong answer: %v %q", isErr, text)
 	}
 }

@@ -64,6 +64,9 @@ type Sidecar struct {
 	draftMu sync.Mutex
 	draft   *draft
 
+	namesMu sync.Mutex
+	names   names // what the room calls the seat now (names.go)
+
 	runMu  sync.Mutex
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -102,6 +105,10 @@ func New(o Options) *Sidecar {
 
 	lg := slog.New(slog.NewTextHandler(o.Log, nil)).With("component", "pullcept sidecar")
 	s := &Sidecar{cfg: ConfigFromEnv(o.Env), log: lg, now: o.Now, loc: o.Location}
+	s.names = names{name: s.cfg.Name, full: s.cfg.FullName}
+	if s.names.full == s.names.name {
+		s.names.full = ""
+	}
 	for _, w := range s.cfg.Warnings {
 		lg.Warn(w)
 	}
@@ -110,18 +117,19 @@ func New(o Options) *Sidecar {
 	} else {
 		s.room = newRoomClient(s.cfg, lg, o.ReconnectMin, o.ReconnectMax, o.ConnectWait, o.AnswerTimeout)
 		s.room.onConn = o.OnConnection
+		s.room.onIdentity = s.identify
 	}
 	name := s.cfg.Name
 	if name == "" {
 		name = "(unnamed: " + EnvAgentName + " is not set)"
 	}
-	instr := Instructions(name, s.cfg.UnseenHistory)
+	instr := InstructionsFor(name, s.names.full, s.cfg.UnseenHistory)
 	if n := UTF16Len(instr); n > MaxInstructionsUTF16 {
 		lg.Warn("instructions exceed the limit for this name; the CLI may cut their end", "utf16", n, "limit", MaxInstructionsUTF16)
 	}
 	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
 		server.WithInstructions(instr),
-		server.WithToolCapabilities(false),
+		server.WithToolCapabilities(true), // list_changed: a rename changes the descriptions
 		server.WithRecovery(),
 	)
 	s.addTools()

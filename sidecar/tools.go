@@ -101,11 +101,18 @@ func toolTable(s *Sidecar) []server.ServerTool {
 	}))
 	usage.Annotations = mcp.ToolAnnotation{Title: "My usage limits", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
 
-	return []server.ServerTool{
+	tools := []server.ServerTool{
 		{Tool: say, Handler: s.handleSay},
 		{Tool: hist, Handler: s.handleHistory},
 		{Tool: usage, Handler: s.handleUsage},
 	}
+	if s != nil {
+		self := s.self()
+		for i := range tools {
+			tools[i].Tool.Description = self.describe(tools[i].Tool.Description)
+		}
+	}
+	return tools
 }
 
 // Tools returns the tool definitions, in tools/list order (exported for tests
@@ -281,6 +288,9 @@ func writePosts(b *strings.Builder, posts []wire.Post, loc *time.Location) {
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(b, "message_id: %s | speaker: %s", p.MessageID, p.Speaker)
+		if p.FullName != "" && p.FullName != p.Speaker {
+			fmt.Fprintf(b, " | full_name: %s", p.FullName)
+		}
 		if len(p.To) > 0 {
 			fmt.Fprintf(b, " | to: %s", strings.Join(p.To, ", "))
 		}
@@ -325,7 +335,8 @@ func intArg(args map[string]any, key string) (int, bool, error) {
 	return 0, false, fmt.Errorf("%s must be a whole number; got %T", key, v)
 }
 
-func (s *Sidecar) handleHistory(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// history reads a page; handleHistory adds who the seat is.
+func (s *Sidecar) history(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
@@ -362,6 +373,14 @@ func (s *Sidecar) handleHistory(ctx context.Context, req mcp.CallToolRequest) (*
 	return mcp.NewToolResultText(formatHistory(res, before, note, s.loc)), nil
 }
 
+func (s *Sidecar) handleHistory(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	r, err := s.history(ctx, req)
+	if r != nil && err == nil {
+		r = s.withSelf(r)
+	}
+	return r, err
+}
+
 // formatHistory words a history page.
 func formatHistory(res *wire.HistoryResult, before, note string, loc *time.Location) string {
 	var b strings.Builder
@@ -387,7 +406,16 @@ func formatHistory(res *wire.HistoryResult, before, note string, loc *time.Locat
 	return b.String()
 }
 
-func (s *Sidecar) handleUsage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleUsage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	r, err := s.usage(ctx, req)
+	if r != nil && err == nil {
+		r = s.withSelf(r)
+	}
+	return r, err
+}
+
+// usage reads the seat's figures; handleUsage adds who the seat is.
+func (s *Sidecar) usage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}

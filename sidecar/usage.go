@@ -23,25 +23,13 @@ var UsageWait = 1500 * time.Millisecond
 
 // withUsage appends the block to r's text (r's isError stays as it is).
 func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult) *mcp.CallToolResult {
-	block := s.usageBlock(ctx)
-	for i, c := range r.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			t.Text += "\n\n" + block
-			r.Content[i] = t
-			return r
-		}
-	}
-	r.Content = append(r.Content, mcp.NewTextContent(block))
-	return r
+	return appendText(r, s.usageBlock(ctx))
 }
 
 // usageBlock is the block itself; the time is computed at each call.
 func (s *Sidecar) usageBlock(ctx context.Context) string {
 	var b strings.Builder
-	b.WriteString("— you: " + s.cfg.Name)
-	if s.cfg.FullName != "" && s.cfg.FullName != s.cfg.Name {
-		b.WriteString(" (full name: " + s.cfg.FullName + ")")
-	}
+	b.WriteString("— " + s.self().selfText())
 	res, err := s.readUsage(ctx)
 	now := s.now()
 	fmt.Fprintf(&b, "\nnow: %s", wire.LocalMinute(now, s.loc))

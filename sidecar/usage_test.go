@@ -70,7 +70,7 @@ func TestMyUsageDatesTheWindows(t *testing.T) {
 	ctx := 10.0
 	h.e.Usage().Record("topic-w", "acc-lin", room.UsageReport{Context: &ctx}, h.now.Add(12*time.Minute))
 	text, isErr := lin.call(t, sidecar.ToolUsage, nil)
-	want := fmt.Sprintf("5h: not reported\n7d: 40%% used\nreceived %s (12 min ago)", wire.LocalMinute(h.now, time.Local))
+	want := fmt.Sprintf("5h: not reported\n7d: 40%% used\nreceived %s (12 min ago)\n\n— you: Lin", wire.LocalMinute(h.now, time.Local))
 	if isErr || text != want {
 		t.Fatalf("my_usage:\n got %q\nwant %q", text, want)
 	}

@@ -63,7 +63,7 @@ try {
   for (const unseen of ["", "1"]) {
     const wide = await seat(wideName, env.TOPIC, { PULLCEPT_UNSEEN_HISTORY: unseen });
     const instr = wide.getInstructions();
-    assert.ok(instr.includes(`— ${wideName}`), "signature with the wide name");
+    assert.ok(instr.startsWith(`You are ${wideName} in a Pullcept room`), "the wide name in the opening line");
     assert.ok(instr.length <= LIMIT, `64-emoji name, unseen=${unseen}: ${instr.length} > ${LIMIT}`);
     await wide.close();
   }
