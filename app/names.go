@@ -79,7 +79,7 @@ func (a *App) SetNickname(account, nickname string) (string, error) {
 		return "", err
 	}
 	if n := a.ReloadAccounts(); n != "" {
-		a.bus.publish(Event{Kind: EventNotice, Notice: n})
+		a.log.Info("nickname saved", "account", account, "reload", n) // the caller says what it did
 	}
 	if now, ok := a.account(account); ok {
 		return now.CallName(), nil
