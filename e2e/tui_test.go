@@ -466,7 +466,7 @@ func TestTUISeatExchangeTopicsDeleteQuit(t *testing.T) {
 	r.text("@Bot hello")
 	r.keys("Enter")
 	scr := r.waitFor("Bot's tagged input in its pane and its answer in the room", func(scr string) bool {
-		return regexp.MustCompile(`"to":\["Bot"\]\}\n?hello\n`).MatchString(paneText(scr, "Bot · cli · running")) &&
+		return regexp.MustCompile(`"to":\["Bot"\],"you":"Bot","your_full_name":"Bot"\}\n?hello\n`).MatchString(paneText(scr, "Bot · cli · running")) &&
 			strings.Contains(scr, "ack: hello")
 	})
 	pane := paneText(scr, "Bot · cli · running")

@@ -242,8 +242,15 @@ func claudeTUI(t *testing.T, slowMCP bool) {
 		t.Fatalf("TUI never showed its prompt; screen:\n%s", out.String())
 	}
 	ready := time.Since(start)
+	before := len(out.String())
 	if _, err := f.Write([]byte(tagLine() + "\nhello")); err != nil {
 		t.Fatal(err)
+	}
+	// As the typist does (seat.echoWait): let Claude draw the typed text
+	// before Enter, so a loaded machine does not deliver the \r inside the
+	// same read as the paste (Claude then takes it for part of the paste).
+	for deadline := time.Now().Add(2 * time.Second); len(out.String()) == before && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // the PTY's output has no event here
 	}
 	time.Sleep(200 * time.Millisecond) // the typing rule: Enter in a separate write 200 ms later
 	entered := time.Now()
