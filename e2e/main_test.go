@@ -222,3 +222,19 @@ func required(t *testing.T, why string) {
 	}
 	t.Skip(why)
 }
+
+// nodeSDK is node and the npm prefix holding the official TypeScript MCP
+// SDK, for the scripted agents; the test is skipped (or failed under
+// PULLCEPT_REQUIRE_CLIS) when either is missing.
+func nodeSDK(t *testing.T) (node, prefix string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		required(t, "node is not installed")
+	}
+	prefix = filepath.Join(repoRoot(t), ".cache", "npm")
+	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		required(t, "@modelcontextprotocol/sdk not installed (bash .ci/install-clis.sh)")
+	}
+	return node, prefix
+}

@@ -46,14 +46,7 @@ func waitLine(t *testing.T, path string, want ...string) string {
 // results, and the tags typed afterwards.
 func TestNamesThroughServe(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		required(t, "node is not installed")
-	}
-	prefix := filepath.Join(repoRoot(t), ".cache", "npm")
-	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		required(t, "@modelcontextprotocol/sdk not installed (bash .ci/install-clis.sh)")
-	}
+	node, prefix := nodeSDK(t)
 	home, logs := t.TempDir(), t.TempDir()
 	script := strconv.Quote(filepath.Join(repoRoot(t), "e2e", "testdata", "namecli.sh"))
 	linLog, layLog := filepath.Join(logs, "lin.log"), filepath.Join(logs, "lay.log")
@@ -127,6 +120,13 @@ func TestNamesThroughServe(t *testing.T) {
 			}
 		}
 		return got
+	}
+	phase() // both agents' sidecars started
+	s.wait(func(m map[string]any) bool {
+		return m["event"] == "roster" && m["topic"] == topic && hasParticipant(m, "Kay") && hasParticipant(m, "Eta")
+	})
+	if _, err := stdin.Write([]byte("go\n")); err != nil {
+		t.Fatal(err)
 	}
 	kayID := phase()["kay"]
 	// Kay's post, as typed into Lin (addressed) and Lay (a receiver not named).

@@ -114,14 +114,7 @@ func run(t *testing.T, home string, args ...string) string {
 // draft resend, history pages, topics not crossing.
 func TestSidecarWithTypeScriptSDKAgainstServe(t *testing.T) {
 	t.Parallel()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		required(t, "node is not installed")
-	}
-	prefix := filepath.Join(repoRoot(t), ".cache", "npm")
-	if _, err := os.Stat(filepath.Join(prefix, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		required(t, "@modelcontextprotocol/sdk not installed (bash .ci/install-clis.sh)")
-	}
+	node, prefix := nodeSDK(t)
 	s := startServe(t, t.TempDir())
 	topic := s.topic()
 	last := ""

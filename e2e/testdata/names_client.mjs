@@ -5,43 +5,17 @@
 // a rename while seated reaching tools/list and every result.
 //
 // Env: SDK_PREFIX, SIDECAR_BIN, ROOM_URL, ROOM_TOKEN, TOPIC, LAST (the newest
-// message_id). Prints one JSON line per phase; phase 2 starts when stdin
-// gives a line (the Go test renamed Eta to Etta).
+// message_id). Prints one JSON line per phase; each next phase starts when
+// stdin gives a line (both seated; Eta renamed to Etta).
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { seat as seatIn, call, sdk } from "../../sidecar/testdata/sdk_lib.mjs";
 
 const env = process.env;
-const require = createRequire(join(env.SDK_PREFIX, "node_modules", "noop.cjs"));
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-const { ToolListChangedNotificationSchema } = require("@modelcontextprotocol/sdk/types.js");
+const { ToolListChangedNotificationSchema } = sdk("@modelcontextprotocol/sdk/types.js");
 
-async function seat(name, account, fullName) {
-  const transport = new StdioClientTransport({
-    command: env.SIDECAR_BIN,
-    args: ["sidecar"],
-    env: {
-      PULLCEPT_ROOM_URL: env.ROOM_URL,
-      PULLCEPT_ROOM_TOKEN: env.ROOM_TOKEN,
-      PULLCEPT_AGENT_NAME: name,
-      PULLCEPT_AGENT_FULL_NAME: fullName,
-      PULLCEPT_ACCOUNT_ID: account,
-      PULLCEPT_ROOM_ID: env.TOPIC,
-    },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "names-e2e", version: "0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client, name, args = {}) {
-  const res = await client.callTool({ name, arguments: args });
-  const text = (res.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("");
-  return { text, isError: res.isError === true };
-}
+const seat = (name, account, fullName) =>
+  seatIn(name, env.TOPIC, { PULLCEPT_AGENT_FULL_NAME: fullName, PULLCEPT_ACCOUNT_ID: account });
 
 const delivered = (r) => {
   const m = r.text.match(/^Delivered to the room\. message_id: (\S+)/);
@@ -56,15 +30,12 @@ try {
   const eta = await seat("Eta", "eta", "Codex Eta");
   clients.push(kay, eta);
   assert.ok(eta.getInstructions().startsWith("You are Eta (full name: Codex Eta) in a Pullcept room"), eta.getInstructions().slice(0, 80));
+  // The Go test sees both seated in the roster, then says go: Eta's seat
+  // is taken before Kay speaks, so the floor counts Kay's post as unseen.
+  console.log(JSON.stringify({ phase: 0 }));
+  await lines.next();
 
-  // Wait for a connection: the first call may come before hello.
-  let kayID;
-  for (let i = 0; ; i++) {
-    const r = await call(kay, "say_to_room", { content: "@Lin kay speaks", last_seen: env.LAST });
-    if (!r.isError) { kayID = delivered(r); break; }
-    assert.ok(i < 50 && /Not connected|not delivered/i.test(r.text), r.text);
-    await new Promise((res) => setTimeout(res, 100)); // the sidecar connects on its own; no event reaches this client
-  }
+  const kayID = delivered(await call(kay, "say_to_room", { content: "@Lin kay speaks", last_seen: env.LAST }));
   const refused = await call(eta, "say_to_room", { content: "stale", last_seen: env.LAST });
   assert.ok(refused.isError, "a post with a stale last_seen must be refused");
   assert.ok(refused.text.includes(`message_id: ${kayID} | speaker: Kay | full_name: Claude Kay`), refused.text);

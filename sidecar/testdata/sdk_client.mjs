@@ -11,39 +11,10 @@
 // Prints one JSON line with what it did; exits non-zero on any failed
 // assertion.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import { join } from "node:path";
+import { seat, call } from "./sdk_lib.mjs";
 
 const env = process.env;
-const require = createRequire(join(env.SDK_PREFIX, "node_modules", "noop.cjs"));
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
-
 const LIMIT = Number(env.LIMIT);
-
-async function seat(name, topic, extra = {}) {
-  const transport = new StdioClientTransport({
-    command: env.SIDECAR_BIN,
-    args: ["sidecar"],
-    env: {
-      PULLCEPT_ROOM_URL: env.ROOM_URL,
-      PULLCEPT_ROOM_TOKEN: env.ROOM_TOKEN,
-      PULLCEPT_AGENT_NAME: name,
-      PULLCEPT_ROOM_ID: topic,
-      ...extra,
-    },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "sdk-round-trip", version: "0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client, name, args = {}) {
-  const res = await client.callTool({ name, arguments: args });
-  const text = (res.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("");
-  return { text, isError: res.isError === true };
-}
 
 const ids = (text) => [...text.matchAll(/message_id: (\S+)/g)].map((m) => m[1]);
 const bodies = (text) => text.split("\n").filter((l) => l.startsWith("  ")).map((l) => l.slice(2));
