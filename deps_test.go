@@ -32,12 +32,13 @@ var allowed = map[string][]string{
 	"attachment":  {},
 	"room":        {"room/wire", "topicstore"},
 	"room/socket": {"room", "room/wire", "topicstore"},
-	"app":         {"attachment", "dirs", "room", "room/wire", "room/socket", "seat", "topicstore"},
+	"app":         {"attachment", "dirs", "mcpserv", "room", "room/wire", "room/socket", "seat", "topicstore"},
 	"control":     {"app"},
 	"attach":      {},
 	"server":      {"app", "attach", "control", "room/wire", "seat", "tui"},
 	"seat":        {"room/wire", "topicstore"},
 	"sidecar":     {"room/wire"},
+	"mcpserv":     {},
 	"tui":         {"app", "room/wire"},
 	"e2e":         {"room/wire", "e2e/"},
 }
@@ -50,6 +51,7 @@ var forbiddenOutside = map[string][]string{
 	"topicstore": {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
 	"sidecar":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty"},
 	"attach":     {"charm.land/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
+	"mcpserv":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/"},
 }
 
 func TestPackageDependencies(t *testing.T) {

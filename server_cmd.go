@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"pullcept/app"
@@ -115,6 +116,9 @@ func runServer(ctx context.Context, stderr io.Writer) error {
 	}
 	var ready *os.File
 	if fd, err := strconv.Atoi(os.Getenv(envReadyFD)); err == nil && fd > 2 {
+		// Close-on-exec: a child started before "ok" (a local MCP server)
+		// must not hold the pipe, or the client waits for that child.
+		syscall.CloseOnExec(fd)
 		ready = os.NewFile(uintptr(fd), "ready")
 		os.Unsetenv(envReadyFD)
 		defer ready.Close()

@@ -48,6 +48,9 @@ type Options struct {
 	// ReopenSeats overrides config.json's "reopen_seats" ("" = the file's,
 	// or auto).
 	ReopenSeats string
+	// MCP configures the local MCP servers of mcp-servers.json
+	// (mcpservers.go); the zero value runs the file's.
+	MCP MCPOptions
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -65,6 +68,8 @@ type App struct {
 	reopen string
 	needs  *needs
 	limits *limits
+	// mcp runs the local MCP servers (mcpservers.go).
+	mcp *mcpState
 
 	reloadMu sync.Mutex // one reload of config.json at a time
 	watchMu  sync.Mutex
@@ -153,6 +158,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.wg.Add(2)
 	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
 	go func() { defer a.wg.Done(); a.fanChanges(ctx) }()
+	a.startMCP(ctx, o)
 	if o.Accounts == nil {
 		a.watchConfig(ctx)
 	}
@@ -163,6 +169,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 // followers and the event stream.
 func (a *App) Close() {
 	a.once.Do(func() {
+		a.closeMCP() // its last notices still reach the rooms and seats
 		a.seats.Close()
 		a.typist.Close()
 		a.sock.Close()

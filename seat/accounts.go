@@ -1111,3 +1111,82 @@ func nicknameCommand(args []string, path string, w io.Writer) error {
 	}
 	return nil
 }
+
+// MCPAccount is the account of a local MCP server (mcp-servers.json's
+// entry Server): id mcp-<Server>, named after the entry.
+type MCPAccount struct{ ID, Name string }
+
+// EnsureMCPAccounts adds an mcp account for each of want whose id the file
+// at path does not have (spec 003 "ローカル MCP サーバ", migrate_accounts:
+// only the id, the name and no colour; an account already there keeps its
+// name and colour), keeping every other entry and key. It returns the ids
+// added; nothing is written when none is missing.
+func EnsureMCPAccounts(path string, want []MCPAccount) ([]string, error) {
+	doc, err := readDoc(path)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, e := range doc.accounts {
+		have[rawID(e)] = true
+	}
+	var added []string
+	for _, w := range want {
+		if have[w.ID] || !ValidAccountID(w.ID) {
+			continue
+		}
+		raw, err := json.Marshal(Account{ID: w.ID, Name: w.Name, Kind: KindMCP})
+		if err != nil {
+			return nil, err
+		}
+		doc.accounts = append(doc.accounts, raw)
+		have[w.ID] = true
+		added = append(added, w.ID)
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	data, err := doc.encode()
+	if err != nil {
+		return nil, err
+	}
+	return added, writeConfig(path, data)
+}
+
+// AddAccount adds a to the file at path (kept as the other entries are);
+// an id already there is refused.
+func AddAccount(path string, a Account) error {
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	parsed, probs := parseAccount(raw)
+	if len(probs) > 0 {
+		var msgs []string
+		for _, p := range probs {
+			msgs = append(msgs, fmt.Sprintf("%s: %s", p.field, p.reason))
+		}
+		return errors.New(strings.Join(msgs, "; "))
+	}
+	doc, err := readDoc(path)
+	if err != nil {
+		return err
+	}
+	for _, e := range doc.accounts {
+		if rawID(e) == parsed.ID {
+			return fmt.Errorf("id %q is taken in %s", parsed.ID, path)
+		}
+	}
+	doc.accounts = append(doc.accounts, raw)
+	data, err := doc.encode()
+	if err != nil {
+		return err
+	}
+	return writeConfig(path, data)
+}
+
+// RemoveAccount takes account id out of the file at path, keeping every
+// other entry and key.
+func RemoveAccount(path, id string) error {
+	return removeAccount(id, path, io.Discard)
+}

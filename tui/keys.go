@@ -115,6 +115,10 @@ const (
 	actUnpaste
 	actOpenAttachment
 	actRemoveChip
+	actMCPLog
+	actMCPConfig
+	actMCPNew
+	actMCPDelete
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -210,9 +214,13 @@ var bindings = []binding{
 	{ctxParts, []string{"down", "j"}, actDown, "next participant"},
 	{ctxParts, []string{"s", "enter"}, actStartSeat, "start the seat in this topic"},
 	{ctxParts, []string{"x"}, actStopSeat, "stop the seat"},
-	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat"},
+	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat; an MCP server: restart it from the file (stop it when it left the file)"},
 	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds (after a prompt declined by number)"},
 	{ctxParts, []string{"n"}, actNickname, "rename the account: its nickname, what the room calls it (empty: its name)"},
+	{ctxParts, []string{"L"}, actMCPLog, "MCP server: its log (stderr and pullcept's lines, the last 1000) in $PAGER, on your terminal"},
+	{ctxParts, []string{"E"}, actMCPConfig, "MCP servers: edit mcp-servers.json in $VISUAL or $EDITOR; R on a server applies it"},
+	{ctxParts, []string{"+"}, actMCPNew, "new MCP server: its name, command, args and env in $EDITOR (writes only its entry, then its account, then starts it)"},
+	{ctxParts, []string{"D"}, actMCPDelete, "delete the MCP server (asks first): its entry, the server, then its account"},
 	{ctxParts, []string{"esc", "i"}, actFocusInput, "back to the input line"},
 	{ctxParts, []string{"tab"}, actFocusNext, "focus the next area"},
 

@@ -65,6 +65,8 @@ type dialog struct {
 	// reopen: the dialog asks to bring the topic's sessions back; quit:
 	// to quit while sessions run (else it asks to delete the topic).
 	reopen, quit bool
+	// mcp: it asks to delete this local MCP server (mcp.go).
+	mcp string
 }
 
 // pageSize is how many posts a page of the room loads.
@@ -161,7 +163,11 @@ type model struct {
 	server, detached bool
 	// draftFile is the draft file of a ctrl+g edit under way (removed when
 	// the screen ends before the editor does).
-	draftFile  string
+	draftFile string
+	// mcpServers are the local MCP servers as last read; mcpDraft the
+	// text of a new server the app refused, for the next try (mcp.go).
+	mcpServers []app.MCPServer
+	mcpDraft   string
 	startTopic string
 	onShow     func(string)
 	clients    func() int
@@ -191,6 +197,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		return nil, err
 	}
 	m.refreshSeats()
+	m.refreshMCP()
 	return m, nil
 }
 
@@ -499,7 +506,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.resync()
 		case app.EventNeedsYou:
 			return m.takeNeed(msg.ev.Need)
+		case app.EventMCP:
+			m.refreshMCP()
 		}
+	case mcpDoneMsg:
+		return m.mcpDone(msg)
 	case seatsChangedMsg:
 		m.refreshSeats()
 	case pageMsg:
@@ -617,6 +628,7 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 // list, and each open room's roster and last page.
 func (m *model) resync() tea.Cmd {
 	m.status = "the screen fell behind the room's events; reloaded"
+	m.refreshMCP()
 	cmds := []tea.Cmd{m.loadTopics()}
 	for id, rs := range m.rooms {
 		rs.roster = m.app.Roster(id)
@@ -1083,6 +1095,10 @@ type partRow struct {
 	name, account, kind, state string
 	hue                        *int
 	usage                      *app.Usage
+	// mcp is the entry name of a local MCP server's row, notes the dim
+	// lines under it (mcp.go).
+	mcp   string
+	notes []string
 }
 
 func (m *model) partRows() []partRow {
@@ -1101,6 +1117,9 @@ func (m *model) partRows() []partRow {
 	known := map[string]bool{}
 	for _, a := range m.accounts {
 		known[a.ID] = true
+		if a.Kind == "mcp" {
+			continue // the MCP section lists them (mcp.go)
+		}
 		st := "—"
 		var seat SeatInfo
 		for _, s := range m.seatList {
@@ -1130,7 +1149,7 @@ func (m *model) partRows() []partRow {
 			rows = append(rows, partRow{name: p.Name, account: "", state: "connected", hue: p.Hue})
 		}
 	}
-	return rows
+	return append(rows, m.mcpRows()...)
 }
 
 func (m *model) selectedAccount() (string, string, bool) {
@@ -1326,6 +1345,10 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			m.dlg = d // d only answers the quit dialog
 		case act == actConfirm && d != nil && d.reopen:
 			return m.reopen(d.topic)
+		case act == actConfirm && d != nil && d.mcp != "":
+			return m.deleteMCP(d.mcp)
+		case d != nil && d.mcp != "":
+			return nil
 		case act == actConfirm && d != nil:
 			m.status = "deleting “" + m.topicName(d.topic) + "”"
 			return m.deleteTopic(d.topic)
@@ -1472,6 +1495,9 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return nil
 		}
 	case ctxParts:
+		if cmd, ok := m.mcpKey(act); ok {
+			return cmd
+		}
 		switch act {
 		case actUp:
 			m.psel = max(m.psel-1, 0)

@@ -318,6 +318,7 @@ func (m *model) partLines(w int) ([]string, []int) {
 	var lines []string
 	var owner []int
 	now := m.now()
+	mcpHeader := false
 	for i, p := range m.partRows() {
 		var figs []string
 		near := ""
@@ -332,9 +333,16 @@ func (m *model) partLines(w int) ([]string, []int) {
 		if m.focus == focusParts && i == m.psel {
 			line = style(fit(ansi.Strip(line), w), "7")
 		}
+		if p.mcp != "" && !mcpHeader {
+			mcpHeader = true
+			lines, owner = append(lines, style(fit("MCP", w), "1;2")), append(owner, i)
+		}
 		lines, owner = append(lines, line), append(owner, i)
 		for _, f := range figs {
 			lines, owner = append(lines, "  "+f), append(owner, i)
+		}
+		for _, n := range p.notes {
+			lines, owner = append(lines, style("  "+fit(wire.OneLine(n), max(w-2, 1)), "2")), append(owner, i)
 		}
 	}
 	return lines, owner
