@@ -20,8 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
-
 	"pullcept/mcpserv"
 	"pullcept/seat"
 )
@@ -168,48 +166,14 @@ func (a *App) fanMCP(ctx context.Context) {
 // editor's rename): the screen then says which servers differ. Nothing is
 // restarted (spec: 編集は保存し、再起動で効く).
 func (a *App) watchMCP(ctx context.Context, path string) {
-	w, err := fsnotify.NewWatcher()
-	if err == nil {
-		err = w.Add(filepath.Dir(path))
-	}
-	if err != nil {
-		if w != nil {
-			w.Close()
+	a.watchFile(ctx, path, "mcp-servers.json", func() {
+		a.mcp.mu.Lock()
+		n := a.loadMCP()
+		a.mcp.mu.Unlock()
+		if n != "" {
+			a.bus.publish(Event{Kind: EventNotice, Notice: "mcp-servers.json: " + n})
 		}
-		a.log.Warn("mcp-servers.json is not watched: edits show at the next start", "err", err)
-		return
-	}
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
-		defer w.Close()
-		var settle <-chan time.Time
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				if filepath.Clean(ev.Name) == filepath.Clean(path) {
-					settle = time.After(configSettle)
-				}
-			case _, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-			case <-settle:
-				settle = nil
-				a.mcp.mu.Lock()
-				n := a.loadMCP()
-				a.mcp.mu.Unlock()
-				if n != "" {
-					a.bus.publish(Event{Kind: EventNotice, Notice: "mcp-servers.json: " + n})
-				}
-			}
-		}
-	}()
+	})
 }
 
 // closeMCP stops every server (stdin closed, then the group signalled).

@@ -13,11 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
-	"time"
-
-	"github.com/fsnotify/fsnotify"
 
 	"pullcept/seat"
 )
@@ -105,52 +101,12 @@ func (a *App) account(id string) (seat.Account, bool) {
 	return seat.Account{}, false
 }
 
-// configSettle is how long the config watcher waits for an editor's burst
-// of writes and renames to end before it reads the file.
-const configSettle = 150 * time.Millisecond
-
 // watchConfig reloads config.json whenever it changes on disk (an editor's
-// save, `pullcept accounts` from another shell), until ctx ends. It watches
-// the folder: editors replace the file by renaming a new one over it.
+// save, `pullcept accounts` from another shell), until ctx ends.
 func (a *App) watchConfig(ctx context.Context) {
-	path := a.dirs.ConfigFile()
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		a.log.Warn("config.json is not watched: edits apply at the next start", "err", err)
-		return
-	}
-	if err := w.Add(filepath.Dir(path)); err != nil {
-		w.Close()
-		a.log.Warn("config.json is not watched: edits apply at the next start", "err", err)
-		return
-	}
-	a.wg.Add(1)
-	go func() {
-		defer a.wg.Done()
-		defer w.Close()
-		var settle <-chan time.Time
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				if filepath.Clean(ev.Name) == filepath.Clean(path) && ev.Op&(fsnotify.Write|fsnotify.Create|fsnotify.Rename) != 0 {
-					settle = time.After(configSettle)
-				}
-			case err, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-				a.log.Warn("watching config.json", "err", err)
-			case <-settle:
-				settle = nil
-				if n, changed := a.reloadAccounts(); changed {
-					a.bus.publish(Event{Kind: EventNotice, Notice: strings.TrimSuffix("config.json changed: the accounts were reloaded; "+n, "; ")})
-				}
-			}
+	a.watchFile(ctx, a.dirs.ConfigFile(), "config.json", func() {
+		if n, changed := a.reloadAccounts(); changed {
+			a.bus.publish(Event{Kind: EventNotice, Notice: strings.TrimSuffix("config.json changed: the accounts were reloaded; "+n, "; ")})
 		}
-	}()
+	})
 }
