@@ -48,3 +48,5 @@ replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/santhosh-jsonschema
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace github.com/charmbracelet/x/ansi => ./third_party/ansi

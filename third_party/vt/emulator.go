@@ -100,6 +100,8 @@ func NewEmulator(w, h int) *Emulator {
 	t.scrs[0].cb = &t.cb
 	t.scrs[1].cb = &t.cb
 	t.parser = ansi.NewParser()
+	// PATCH(pullcept): the emulator's own transition table (patch_table.go).
+	t.parser.SetTransitionTable(parserTable())
 	t.parser.SetParamsSize(parser.MaxParamsSize)
 	t.parser.SetDataSize(1024 * 1024 * 4) // 4MB data buffer
 	t.parser.SetHandler(ansi.Handler{

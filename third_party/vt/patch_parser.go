@@ -6,8 +6,8 @@ import (
 )
 
 // PATCH(pullcept): malformed sequences are ignored, not printed (README
-// section 10). x/ansi's table is global (as in utf8_strings.go), so these
-// rules apply to every x/ansi parser in the process.
+// section 9). The rules go into the emulator's own table (parserTable,
+// patch_table.go), not x/ansi's global one.
 
 // csiIgnoreState is vt100.net's "CSI ignore": a CSI gone wrong is consumed
 // up to its final byte and not dispatched. x/ansi has no such state; its
@@ -19,12 +19,10 @@ const csiIgnoreState parser.State = parser.Utf8State + 1
 // sequence is not trusted. tmux ignores lists over 24.
 const maxCsiParams = parser.MaxParamsSize - 1
 
-func init() {
-	t := parser.Table
+func addMalformedRules(t parser.TransitionTable) {
 	if int(csiIgnoreState) < len(parser.StateNames) {
 		panic("vt: x/ansi now has a parser state numbered like csiIgnoreState")
 	}
-	parser.StateNames = append(parser.StateNames, "CsiIgnoreState")
 
 	// CSI ignore: C0 still executes, ESC/CAN/SUB abort as anywhere, the
 	// final byte ends it silently.

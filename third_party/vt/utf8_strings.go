@@ -7,9 +7,9 @@ import "github.com/charmbracelet/x/ansi/parser"
 // strings at a raw 0x9C (the 8-bit ST), so Claude Code's title
 // "ESC]0;✳ Claude Code BEL" was cut and " Claude Code" printed on the
 // screen. xterm in UTF-8 mode and tmux take the byte as data; so does this.
-// The table is x/ansi's global one: every parser in the process gets the
-// same (correct for UTF-8) rule.
-func init() {
-	parser.Table.AddOne(0x9C, parser.OscStringState, parser.PutAction, parser.OscStringState)
-	parser.Table.AddOne(0x9C, parser.DcsStringState, parser.PutAction, parser.DcsStringState)
+// The rule goes into the emulator's own table (parserTable, patch_table.go),
+// not x/ansi's global one.
+func addUTF8StringRules(t parser.TransitionTable) {
+	t.AddOne(0x9C, parser.OscStringState, parser.PutAction, parser.OscStringState)
+	t.AddOne(0x9C, parser.DcsStringState, parser.PutAction, parser.DcsStringState)
 }
