@@ -108,17 +108,50 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 	}
 	defer keys.stop()
 
+	// The frame reader writes Output itself, as it arrives: a key's echo is
+	// not handed to another goroutine first. Any other frame goes to the
+	// loop below, and the reader waits until it is handled (an Exec runs a
+	// program on this terminal) before it reads on, so output keeps its
+	// place around it. After RunTerminal returns, nothing more is written.
 	frames := make(chan frame)
 	readErr := make(chan error, 1)
+	var outMu sync.Mutex // out's writer: the reader, until RunTerminal returns
+	stopped := false
+	leave := make(chan struct{})
+	defer func() {
+		outMu.Lock()
+		stopped = true
+		outMu.Unlock()
+		close(leave)
+	}()
 	go func() {
 		for {
 			typ, b, err := c.Read()
-			if err != nil {
+			if err == nil && typ == FrameOutput {
+				outMu.Lock()
+				if !stopped {
+					_, err = out.Write(b)
+				}
+				outMu.Unlock()
+				if err == nil {
+					continue
+				}
+			} else if err != nil {
 				readErr <- err
 				close(frames)
 				return
 			}
-			frames <- frame{typ, b}
+			f := frame{typ: typ, b: b, done: make(chan struct{}), werr: err}
+			select {
+			case frames <- f:
+			case <-leave:
+				return
+			}
+			select {
+			case <-f.done:
+			case <-leave:
+				return
+			}
 		}
 	}()
 	for {
@@ -129,11 +162,10 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 			if !ok {
 				return Exit{}, fmt.Errorf("%w: %v", ErrServerGone, <-readErr)
 			}
+			if f.werr != nil {
+				return Exit{}, f.werr
+			}
 			switch f.typ {
-			case FrameOutput:
-				if _, err := out.Write(f.b); err != nil {
-					return Exit{}, err
-				}
 			case FrameExec:
 				var x Exec
 				done := ExecDone{}
@@ -154,11 +186,14 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 				if err := c.WriteJSON(FrameExecDone, done); err != nil {
 					return Exit{}, err
 				}
+				close(f.done)
 			case FrameExit:
 				var e Exit
 				_ = json.Unmarshal(f.b, &e)
 				ended = true
 				return e, nil
+			default:
+				close(f.done)
 			}
 		}
 	}
@@ -183,8 +218,10 @@ func keepNewlines(fd uintptr) {
 }
 
 type frame struct {
-	typ byte
-	b   []byte
+	typ  byte
+	b    []byte
+	done chan struct{} // closed once handled
+	werr error         // writing an Output frame to the terminal failed
 }
 
 // runHere runs x on the person's terminal.

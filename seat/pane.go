@@ -38,7 +38,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
+	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	"github.com/creack/pty"
@@ -191,6 +193,9 @@ type Pane struct {
 	reason   string
 
 	frameTimer *time.Timer // readLoop's: marks dirty when a held frame expires
+
+	rows    rowCache // Render's, under emuMu (exclusive)
+	written uint64   // writes and resizes of the emulator, under emuMu
 
 	exited chan struct{} // closed once the child is reaped
 	done   chan struct{} // closed once every goroutine has ended
@@ -385,6 +390,7 @@ func (p *Pane) readLoop() {
 		if n > 0 {
 			p.lastOut.Store(time.Now().UnixNano())
 			p.emuMu.Lock()
+			p.written++
 			seq0, _, held0 := p.emu.FrameHeld()
 			_, _ = p.emu.Write(buf[:n])
 			seq, until, held := p.emu.FrameHeld()
@@ -664,6 +670,7 @@ func (p *Pane) Resize(cols, rows int) error {
 		return fmt.Errorf("resize pane to %dx%d: bad size", cols, rows)
 	}
 	p.emuMu.Lock()
+	p.written++
 	p.emu.Resize(cols, rows)
 	p.emuMu.Unlock()
 	p.markDirty()
@@ -687,8 +694,89 @@ func (p *Pane) Resize(cols, rows int) error {
 func (p *Pane) Size() (cols, rows int) { return p.emu.Width(), p.emu.Height() }
 
 // Render is the screen: exactly Rows lines of Cols cells, joined by \n,
-// with SGR styles.
-func (p *Pane) Render() string { return p.emu.Render() }
+// with SGR styles. A row whose cells are those of the last Render keeps its
+// text from then: a key's echo renders one row, not the screen (the
+// emulator renders every cell of every row, about 60 ns a cell).
+func (p *Pane) Render() string {
+	// Exclusive: no output is written meanwhile, so the cells read one by
+	// one below are one screen.
+	p.emuMu.Lock()
+	defer p.emuMu.Unlock()
+	if _, _, held := p.emu.FrameHeld(); held {
+		// The screen from before an open synchronized frame (the emulator
+		// keeps it apart from its cells; the hold ends without a write).
+		p.rows = rowCache{}
+		return p.emu.Render()
+	}
+	if p.rows.screen != "" && p.rows.written == p.written {
+		return p.rows.screen // nothing written since
+	}
+	p.rows.screen, p.rows.written = p.rows.render(p.emu.Emulator), p.written
+	return p.rows.screen
+}
+
+// rowCache is the last Render, row by row: each row's cells and its text.
+type rowCache struct {
+	cells []uv.Line
+	text  []string
+	valid []bool // the row's cells and text are filled in
+	// screen is the last Render, made when the pane's written count was
+	// written.
+	screen  string
+	written uint64
+}
+
+// render is e.Render() (every row rendered by uv.Line.Render, joined by
+// "\n"), rendering again only the rows whose cells changed.
+func (c *rowCache) render(e *vt.Emulator) string {
+	w, h := e.Width(), e.Height()
+	if len(c.cells) != h || h > 0 && len(c.cells[0]) != w {
+		c.cells, c.text, c.valid = make([]uv.Line, h), make([]string, h), make([]bool, h)
+		for y := range c.cells {
+			c.cells[y] = make(uv.Line, w)
+		}
+	}
+	n := h
+	for y := range h {
+		row, same := c.cells[y], c.valid[y]
+		for x := range w {
+			cell := e.CellAt(x, y)
+			if same && sameCell(&row[x], cell) {
+				continue
+			}
+			same = false
+			row[x] = *cell
+		}
+		if !same {
+			c.text[y], c.valid[y] = row.Render(), true
+		}
+		n += len(c.text[y])
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for y, t := range c.text {
+		if y > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+// sameCell reports whether a and b are the same cell, field by field: the
+// colours as the values they are, not as RGBA (uv.Cell.Equal's RGBA calls
+// would be most of a render's cost), the strings by their data first (an
+// unchanged cell shares its text with the copy made of it).
+func sameCell(a, b *uv.Cell) bool {
+	return a.Width == b.Width && a.Style.Attrs == b.Style.Attrs && a.Style.Underline == b.Style.Underline &&
+		sameString(a.Content, b.Content) && a.Style.Fg == b.Style.Fg && a.Style.Bg == b.Style.Bg &&
+		a.Style.UnderlineColor == b.Style.UnderlineColor && sameString(a.Link.URL, b.Link.URL) &&
+		sameString(a.Link.Params, b.Link.Params)
+}
+
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
 
 // Cursor is the cursor's cell (0-based) and whether it is shown.
 func (p *Pane) Cursor() (x, y int, visible bool) {

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sync"
 	"time"
 
@@ -21,13 +20,10 @@ import (
 )
 
 func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
-	// An os.Pipe, not an io.Pipe: Bubble Tea cancels a reader it can poll,
-	// so running a program on the client (exec) loses no key after it.
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return attach.Exit{Code: 1, Message: err.Error()}
-	}
-	defer inR.Close()
+	// Not an io.Pipe: running a program on the client (exec) cancels the
+	// screen's reader, and an io.Pipe's pending read would take the next key
+	// and drop it. The key stream's readers cancel without reading (keys.go).
+	keys := newKeyStream()
 	var (
 		pmu  sync.Mutex
 		prog *tea.Program
@@ -38,7 +34,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
-		defer inW.Close()
+		defer keys.Close()
 		for {
 			typ, b, err := c.conn.Read()
 			if err != nil {
@@ -51,7 +47,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 			switch typ {
 			case attach.FrameInput:
 				s.touch(c)
-				if _, err := inW.Write(b); err != nil {
+				if _, err := keys.Write(b); err != nil {
 					return
 				}
 			case attach.FrameResize:
@@ -116,7 +112,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		}
 	}()
 	o := tui.Options{
-		App: s.a, Prefix: prefix, In: inR, Out: frameWriter{c.conn, attach.FrameOutput},
+		App: s.a, Prefix: prefix, In: keys, Out: frameWriter{c.conn, attach.FrameOutput},
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true,
 		Status: s.attachStatus(), Topic: s.topicToShow(),
 		OnShow: func(t string) {
@@ -137,7 +133,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	if len(s.a.Accounts()) > 0 {
 		o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes}
 	}
-	err = tui.Run(runCtx, o)
+	err := tui.Run(runCtx, o)
 	pmu.Lock()
 	wasGone := gone
 	pmu.Unlock()

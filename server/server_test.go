@@ -49,7 +49,7 @@ type setup struct {
 
 // fixture is a running server and its app.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	a    *app.App
 	srv  *Server
 	sock string
@@ -62,7 +62,7 @@ type fixture struct {
 	reason string        // what Serve returned, once done is closed
 }
 
-func startServer(t *testing.T, s setup) *fixture {
+func startServer(t testing.TB, s setup) *fixture {
 	t.Helper()
 	home := t.TempDir()
 	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
@@ -120,7 +120,7 @@ func startServer(t *testing.T, s setup) *fixture {
 
 // following waits until the app forwards the engine's events (a room
 // opened for nothing, seen in a roster event; lazy topics reach no store).
-func following(t *testing.T, a *app.App) {
+func following(t testing.TB, a *app.App) {
 	t.Helper()
 	sub := a.Subscribe()
 	defer sub.Close()
@@ -186,7 +186,7 @@ func (f *fixture) dial(h attach.Hello) (*attach.Conn, *net.UnixConn) {
 
 // untilExit reads a session's frames to its Exit: what came as Output and
 // as Stderr.
-func untilExit(t *testing.T, c *attach.Conn) (stdout, stderr string, exit attach.Exit) {
+func untilExit(t testing.TB, c *attach.Conn) (stdout, stderr string, exit attach.Exit) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	for {
@@ -222,7 +222,7 @@ func (f *fixture) ls() string {
 }
 
 // eventually polls cond (a state with no event of its own) until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
+func eventually(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(wait)
 	for !cond() {
@@ -235,7 +235,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 // ctlClient is a `pullcept serve` client: its output as JSON lines.
 type ctlClient struct {
-	t     *testing.T
+	t     testing.TB
 	conn  *attach.Conn
 	lines chan map[string]any
 	exit  chan attach.Exit
@@ -327,7 +327,7 @@ func isEvent(name string) func(map[string]any) bool {
 // screen is a terminal client: the server's Output goes through a terminal
 // emulator, whose screen the test reads.
 type screen struct {
-	t    *testing.T
+	t    testing.TB
 	f    *fixture
 	pid  int
 	conn *attach.Conn
@@ -337,9 +337,11 @@ type screen struct {
 	emu *vt.Emulator
 
 	changed chan struct{} // buffered 1: the screen may have changed
-	execs   chan attach.Exec
-	exit    chan attach.Exit
-	gone    chan struct{}
+	// tap, when set, sees every Output frame as it arrives (benchmarks).
+	tap   atomic.Pointer[func([]byte)]
+	execs chan attach.Exec
+	exit  chan attach.Exit
+	gone  chan struct{}
 }
 
 func (f *fixture) attachScreen(cols, rows, pid int) *screen {
@@ -376,6 +378,9 @@ func (f *fixture) attachScreen(cols, rows, pid int) *screen {
 			}
 			switch typ {
 			case attach.FrameOutput:
+				if tap := s.tap.Load(); tap != nil {
+					(*tap)(b)
+				}
 				// The client's tty keeps output processing on (ONLCR):
 				// the screen's "\n" reaches the terminal as "\r\n".
 				b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -324,11 +325,20 @@ func newQueue() *queue { return &queue{ready: make(chan struct{}, 1)} }
 
 func (q *queue) do(f func()) {
 	q.mu.Lock()
+	first := len(q.jobs) == 0
 	q.jobs = append(q.jobs, f)
 	q.mu.Unlock()
 	select {
 	case q.ready <- struct{}{}:
 	default:
+	}
+	if first {
+		// Let the queue's goroutine (readied on this thread, next in line)
+		// take the job now, before the caller goes on to draw a frame: a
+		// key for a pane then reaches its PTY while the frame is drawn, not
+		// after it, and its echo does not wait for the next one. The caller
+		// does not wait for the job: one that blocks parks the queue alone.
+		runtime.Gosched()
 	}
 }
 

@@ -36,6 +36,13 @@ type cursedRenderer struct {
 	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
 	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
 	wrote         bool // PATCH(pullcept): the last flush wrote to the output
+
+	// PATCH(pullcept): the rows of the last view drawn into cellbuf, for
+	// drawing only the rows that change (pullcept_rows.go).
+	lastRows, nextRows viewRows
+	rowsValid          bool
+	rowParser          *ansi.Parser
+	wholeFrames        bool // tests: draw every frame whole, as upstream
 }
 
 // wroteFrame reports whether the last flush wrote anything to the output.
@@ -340,6 +347,11 @@ func (s *cursedRenderer) flush(closing bool) error {
 		return nil
 	}
 
+	// PATCH(pullcept): only the changed rows are drawn when the cell buffer
+	// holds the last frame at this size and the screen was not erased.
+	diffRows := !s.starting && !closing && !s.pendingErase && s.lastView != nil &&
+		view.AltScreen && s.lastView.AltScreen && frameArea == s.cellbuf.Bounds()
+
 	// We're no longer starting.
 	s.starting = false
 	s.pendingErase = false
@@ -359,8 +371,11 @@ func (s *cursedRenderer) flush(closing bool) error {
 
 	// Clear our screen buffer before copying the new frame into it to ensure
 	// we erase any old content.
-	s.cellbuf.Clear()
-	content.Draw(s.cellbuf, s.cellbuf.Bounds())
+	rowsDrawn, byRows := s.drawChangedRows(view.Content, diffRows) // PATCH(pullcept)
+	if !byRows {
+		s.cellbuf.Clear()
+		content.Draw(s.cellbuf, s.cellbuf.Bounds())
+	}
 
 	// If the frame height is greater than the screen height, we drop the
 	// lines from the top of the buffer.
@@ -534,7 +549,13 @@ func (s *cursedRenderer) flush(closing bool) error {
 	}
 
 	// Render and queue changes to the screen buffer.
-	s.scr.Render(s.cellbuf.RenderBuffer)
+	if few := byRows && fewRows(rowsDrawn, s.cellbuf.Height()); few { // PATCH(pullcept)
+		s.scr.SetScrollOptim(false)
+		s.scr.Render(s.cellbuf.RenderBuffer)
+		s.scr.SetScrollOptim(scrollOptim)
+	} else {
+		s.scr.Render(s.cellbuf.RenderBuffer)
+	}
 
 	if cur := view.Cursor; cur != nil {
 		// MoveTo must come after [uv.TerminalRenderer.Render] because the
@@ -667,8 +688,13 @@ func (s *cursedRenderer) reset() {
 	s.mu.Unlock()
 }
 
+// scrollOptim is whether the terminal renderer detects scrolls: not on
+// Windows, due to bugs in some terminals. PATCH(pullcept): named.
+const scrollOptim = runtime.GOOS != "windows"
+
 func reset(s *cursedRenderer) {
 	s.buf.Reset()
+	s.rowsValid = false // PATCH(pullcept): a new terminal renderer knows no rows
 	scr := uv.NewTerminalRenderer(&s.buf, s.env)
 	scr.SetColorProfile(s.profile)
 	scr.SetRelativeCursor(true) // Always start in inline mode
@@ -680,7 +706,7 @@ func reset(s *cursedRenderer) {
 	}
 	scr.SetBackspace(s.backspace)
 	scr.SetMapNewline(s.mapnl)
-	scr.SetScrollOptim(runtime.GOOS != "windows") // disable scroll optimization on Windows due to bugs in some terminals
+	scr.SetScrollOptim(scrollOptim) // PATCH(pullcept): named (drawChangedRows turns it off for a frame)
 	s.scr = scr
 }
 
@@ -783,6 +809,7 @@ func (s *cursedRenderer) setWidthMethod(method ansi.Method) {
 		_, _ = s.scr.WriteString(ansi.ResetModeUnicodeCore)
 	}
 	s.cellbuf.Method = method
+	s.rowsValid = false // PATCH(pullcept): the rows' cells may change width
 	s.mu.Unlock()
 }
 
@@ -790,6 +817,7 @@ func (s *cursedRenderer) setWidthMethod(method ansi.Method) {
 func (s *cursedRenderer) insertAbove(str string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.rowsValid = false // PATCH(pullcept)
 
 	if len(str) == 0 {
 		return nil

@@ -2,12 +2,14 @@ package tea
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/term"
+	"github.com/muesli/cancelreader"
 )
 
 func (p *Program) suspend() {
@@ -53,6 +55,16 @@ func (p *Program) restoreInput() error {
 	return nil
 }
 
+// InputSource is an input (WithInput) that makes its own cancelable
+// readers, one each time the program (re)starts reading, as around Exec:
+// an in-memory stream fed by another goroutine, read with no file, poller
+// or thread in between. Canceling a reader must not consume input: the next
+// reader gets what the canceled one did not return. PATCH(pullcept).
+type InputSource interface {
+	io.Reader
+	NewCancelReader() (cancelreader.CancelReader, error)
+}
+
 // initInputReader (re)commences reading inputs.
 func (p *Program) initInputReader(cancel bool) error {
 	if cancel && p.cancelReader != nil {
@@ -67,7 +79,11 @@ func (p *Program) initInputReader(cancel bool) error {
 	// raw mode.
 
 	var err error
-	p.cancelReader, err = uv.NewCancelReader(p.input)
+	if src, ok := p.input.(InputSource); ok { // PATCH(pullcept)
+		p.cancelReader, err = src.NewCancelReader()
+	} else {
+		p.cancelReader, err = uv.NewCancelReader(p.input)
+	}
 	if err != nil {
 		return fmt.Errorf("bubbletea: could not create cancelable reader: %w", err)
 	}

@@ -1,0 +1,69 @@
+package seat
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/vt"
+)
+
+// The row cache renders exactly what the emulator renders, whatever the
+// output did since the last render: text, styles, wide characters, erases,
+// scrolling, the alternate screen and a resize.
+func TestRowCacheRendersAsTheEmulator(t *testing.T) {
+	t.Parallel()
+	e := vt.NewEmulator(30, 8)
+	go func() { // the emulator's answers to queries
+		buf := make([]byte, 256)
+		for {
+			if _, err := e.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	defer e.Close()
+	pieces := []string{"plain ", "日本語 ", "\x1b[31m", "\x1b[1;44m", "\x1b[38;5;208m", "\x1b[38;2;1;2;3m", "\x1b[m",
+		"\r\n", "\r", "\x1b[H", "\x1b[3;5H", "\x1b[K", "\x1b[2J", "\x1b[1L", "\x1b[2M", "\x1b[?1049h", "\x1b[?1049l",
+		"e\u0301", "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\", "\x1b[5@", "\x1b[3P", "\x1b[2S", "\x1b[T",
+		strings.Repeat("w", 35), "\x1b[2;6r", "\x1b[r", "\x1b[7m \x1b[m", "\t"}
+	rnd := rand.New(rand.NewPCG(5, 6))
+	var c rowCache
+	for round := range 3000 {
+		for n := rnd.IntN(6); n > 0; n-- {
+			_, _ = e.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		if round%500 == 499 {
+			e.Resize(20+rnd.IntN(20), 5+rnd.IntN(6))
+		}
+		if got, want := c.render(e), e.Render(); got != want {
+			t.Fatalf("round %d: the row cache rendered\n%q\nthe emulator\n%q", round, got, want)
+		}
+	}
+}
+
+// BenchmarkPaneRender is a 158x37 pane of shell-like text rendered after
+// one more character was echoed: the row cache, and the emulator's own
+// render of every row.
+func BenchmarkPaneRender(b *testing.B) {
+	e := vt.NewSafeEmulator(158, 37)
+	for i := range 17 {
+		fmt.Fprintf(e, "\x1b[32m$\x1b[m cat notes-%02d.txt\r\n%s\r\n", i, strings.Repeat("the quick brown fox ", 3))
+	}
+	for _, cached := range []bool{true, false} {
+		name := map[bool]string{true: "row-cache", false: "emulator"}[cached]
+		b.Run(name, func(b *testing.B) {
+			var c rowCache
+			b.ReportAllocs()
+			for i := range b.N {
+				_, _ = e.WriteString(string(rune('a' + i%26)))
+				if cached {
+					_ = c.render(e.Emulator)
+				} else {
+					_ = e.Render()
+				}
+			}
+		})
+	}
+}
