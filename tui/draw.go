@@ -27,10 +27,12 @@ func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if sw := ansi.StringWidth(s); sw > w {
+	sw := textWidth(s)
+	if sw > w {
 		s = ansi.Truncate(s, w, "")
+		sw = textWidth(s)
 	}
-	pad := w - ansi.StringWidth(s)
+	pad := w - sw
 	if strings.IndexByte(s, 0x1b) >= 0 {
 		s += sgrReset
 	}
@@ -107,4 +109,34 @@ func wrapText(s string, width int) []string {
 		out = append(out, strings.Split(ansi.Wrap(para, width, ""), "\n")...)
 	}
 	return out
+}
+
+// textWidth is ansi.StringWidth, measured without grapheme segmentation
+// while s holds only printable ASCII and CSI sequences (every screen line
+// passes through fit, and segmentation was half of a frame's View).
+func textWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			w++
+			i++
+			continue
+		}
+		if c == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+				j++
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+				j++
+			}
+			if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+				i = j + 1
+				continue
+			}
+		}
+		return ansi.StringWidth(s)
+	}
+	return w
 }
