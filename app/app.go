@@ -68,6 +68,10 @@ type App struct {
 	reopen string
 	needs  *needs
 	limits *limits
+	// ops are the sessions' operations on seats (sessionops.go); life
+	// the seats' lifecycle locks they share with the person's (seats.go).
+	ops  *sessionOps
+	life lifecycle
 	// mcp runs the local MCP servers (mcpservers.go).
 	mcp *mcpState
 
@@ -151,6 +155,12 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
 		OnUsage: a.seatUsage}, accounts)
 	a.sock.SetHooks(a.seats)
+	var opsNotice string
+	a.ops, opsNotice = newSessionOps(a, filepath.Join(o.Dirs.Data, SessionOperationsFile))
+	if opsNotice != "" {
+		a.notice = strings.TrimPrefix(a.notice+"; "+opsNotice, "; ")
+	}
+	a.sock.SetOperations(opsAdapter{a})
 	ctx, a.cancel = context.WithCancel(ctx)
 	// Subscribed before Start returns: an event published by the first
 	// operation must reach the stream.
@@ -169,7 +179,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 // followers and the event stream.
 func (a *App) Close() {
 	a.once.Do(func() {
-		a.closeMCP() // its last notices still reach the rooms and seats
+		a.ops.close() // before the seats: what has not finished is interrupted
+		a.closeMCP()  // its last notices still reach the rooms and seats
 		a.seats.Close()
 		a.typist.Close()
 		a.sock.Close()

@@ -3,9 +3,41 @@ package app
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"pullcept/seat"
 )
+
+// lifecycle is the one lock of each seat's life (topic, account): the
+// person's start, stop and restart and the sessions' operations
+// (sessionops.go) take it, so two of them never interleave on one seat and
+// an operation's check of the current PTY holds until it has acted.
+type lifecycle struct {
+	mu    sync.Mutex
+	locks map[[2]string]chan struct{}
+}
+
+// lock takes the seat's lock, waiting while another holds it (ctx ends the
+// wait).
+func (l *lifecycle) lock(ctx context.Context, topic, account string) (unlock func(), err error) {
+	l.mu.Lock()
+	if l.locks == nil {
+		l.locks = map[[2]string]chan struct{}{}
+	}
+	key := [2]string{topic, account}
+	ch := l.locks[key]
+	if ch == nil {
+		ch = make(chan struct{}, 1)
+		l.locks[key] = ch
+	}
+	l.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 // Account is a configured account.
 type Account = seat.Account
@@ -46,11 +78,21 @@ func (a *App) StartSeat(ctx context.Context, topic, account string) (seat.Event,
 	if err := a.EnsureOpen(topic); err != nil {
 		return seat.Event{}, err
 	}
+	unlock, err := a.life.lock(ctx, topic, account)
+	if err != nil {
+		return seat.Event{}, err
+	}
+	defer unlock()
 	return a.seats.Start(ctx, topic, account)
 }
 
 // StopSeat stops account's seat in topic and waits until it has ended.
 func (a *App) StopSeat(topic, account, reason string) error {
+	unlock, err := a.life.lock(context.Background(), topic, account)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return a.seats.Stop(topic, account, reason)
 }
 
@@ -59,6 +101,11 @@ func (a *App) RestartSeat(ctx context.Context, topic, account string) (seat.Even
 	if err := a.EnsureOpen(topic); err != nil {
 		return seat.Event{}, err
 	}
+	unlock, err := a.life.lock(ctx, topic, account)
+	if err != nil {
+		return seat.Event{}, err
+	}
+	defer unlock()
 	return a.seats.Restart(ctx, topic, account)
 }
 

@@ -366,7 +366,7 @@ func TestUsageRealCodexLimit(t *testing.T) {
 	if hold, _ := act["hold"].(string); !strings.Contains(hold, "usage limit") {
 		t.Errorf("the limited activity's hold = %q", hold)
 	}
-	notice := codexName + " が利用上限で止まりました。解除予定 " + until.In(serverZone()).Format("15:04")
+	notice := codexName + " が利用上限で止まりました。解除予定 " + until.In(serverZone()).Format("15:04") + room.NoReply
 	n := c.waitFrom(from, appPost(topic, "利用上限で止まりました"))
 	if p := n["post"].(map[string]any); p["content"] != notice || p["speaker"] != room.AppName {
 		t.Fatalf("the limit notice = %v, want %q from %s", p, notice, room.AppName)
@@ -396,7 +396,7 @@ func TestUsageRealCodexLimit(t *testing.T) {
 	var instrAt, releaseAt int
 	isPost := func(m map[string]any, content string) bool {
 		p, _ := m["post"].(map[string]any)
-		return m["event"] == "post" && m["topic"] == topic && m["role"] == "app" && p["content"] == content
+		return m["event"] == "post" && m["topic"] == topic && m["role"] == "app" && p["content"] == room.AppNoticeText(content)
 	}
 	c.waitFrom(from, func(m map[string]any) bool { return isPost(m, codexName+" の利用上限が解除されました") })
 	released := time.Now()
@@ -523,7 +523,7 @@ func TestUsageCLILimit(t *testing.T) {
 	if hold, _ := act["hold"].(string); !strings.Contains(hold, "stopped at its usage limit until") {
 		t.Errorf("the limited activity's hold = %q", hold)
 	}
-	notice := "Use が利用上限で止まりました。解除予定 " + until.Format("15:04") // serve runs with this process's environment
+	notice := "Use が利用上限で止まりました。解除予定 " + until.Format("15:04") + room.NoReply // serve runs with this process's environment
 	if p := s.waitFrom(from, appPost(topic, "利用上限で止まりました"))["post"].(map[string]any); p["content"] != notice {
 		t.Fatalf("the limit notice = %q, want %q", p["content"], notice)
 	}

@@ -541,6 +541,25 @@ func (e *Engine) Notify(topic, account, name string, hue *int, content string) (
 // AppName is the speaker of the app's own notices.
 const AppName = "Pullcept（自動通知）"
 
+// NoReply marks every app notice: the sessions need not answer it. It is
+// added in one place (deliver, for every app notice) at the end of the
+// notice's first line, so a last line such as "operation_id: …" stays
+// last and whole.
+const NoReply = "（返信不要）"
+
+// AppNoticeText is an app notice's body as delivered: content with NoReply
+// at the end of its first line (once).
+func AppNoticeText(content string) string {
+	first, rest, multi := strings.Cut(content, "\n")
+	if strings.HasSuffix(first, NoReply) {
+		return content
+	}
+	if !multi {
+		return first + NoReply
+	}
+	return first + NoReply + "\n" + rest
+}
+
 // AppNotice delivers the app's own notice to topic.
 func (e *Engine) AppNotice(topic, content string) (Outcome, error) {
 	r, ok := e.Room(topic)
@@ -584,6 +603,9 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	}
 	to := wire.Addressees(in.to)
 	content := in.content
+	if src == fromApp {
+		content = AppNoticeText(content)
+	}
 
 	r.mu.Lock()
 	var s *seat

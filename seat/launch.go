@@ -63,7 +63,25 @@ type LaunchRequest struct {
 	NewID func() string
 	// HookSecret is the launch's hook secret; "" means a fresh random one.
 	HookSecret string
+	// Mode is "" (the resume rule above), LaunchFresh (a new conversation:
+	// the record is not resumed, and dropped) or LaunchResume (the
+	// recorded conversation, else ErrCannotResume and nothing changes).
+	Mode string
+	// Capability is the launch's operation capability (session
+	// operations, app/sessionops.go): put in the CLI's environment only,
+	// never in argv or the MCP registration. "" puts none.
+	Capability string
 }
+
+// Launch modes of LaunchRequest.Mode.
+const (
+	LaunchFresh  = "fresh"
+	LaunchResume = "resume"
+)
+
+// ErrCannotResume reports a LaunchResume whose conversation cannot be
+// resumed (no record, no resume line, no transcript).
+var ErrCannotResume = errors.New("cannot resume")
 
 // Launch is one resolved start of a seat.
 type Launch struct {
@@ -107,6 +125,8 @@ type Launch struct {
 	TranscriptRoot string
 	// Hook is where this launch's hooks report, with its secret.
 	Hook HookTarget
+	// Capability is the launch's operation capability (in Env only).
+	Capability string
 }
 
 // multiplexerEnvNames are the person's terminal's variables that would
@@ -188,6 +208,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	for _, k := range hookEnvNames {
 		env.unset(k)
 	}
+	env.unset(EnvOperationCapability)
 	env.set("TERM", "xterm-256color")
 	env.set("COLORTERM", "truecolor")
 	env.set(EnvSeat, acc.ID+" in "+req.Topic)
@@ -213,6 +234,26 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		exists = acc.Kind.conversationExists(l.TranscriptRoot, dir, recorded)
 	}
 	d := DecideResume(recorded != "", hasLine, exists)
+	switch req.Mode {
+	case LaunchResume:
+		switch {
+		case recorded == "":
+			return fail("%w: the topic records no conversation of this account", ErrCannotResume)
+		case !hasLine:
+			return fail("%w: the account has no resume line", ErrCannotResume)
+		case !exists:
+			return fail("%w: the conversation %s has no transcript", ErrCannotResume, recorded)
+		}
+	case LaunchFresh:
+		// A new conversation takes the topic's place for this account: the
+		// old record goes now (a CLI that picks its own id records it later).
+		d = ResumeDecision{}
+		if recorded != "" {
+			if _, err := req.Store.DropSession(req.Topic, acc.ID, recorded); err != nil {
+				return fail("drop the resume record %s for a fresh start: %w", recorded, err)
+			}
+		}
+	}
 	if d.Drop {
 		if _, err := req.Store.DropSession(req.Topic, acc.ID, recorded); err != nil {
 			return fail("drop the stale resume record %s: %w", recorded, err)
@@ -278,6 +319,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		getenv:     env.get,
 		home:       home,
 		dir:        dir,
+		capability: req.Capability != "",
 	})
 	if err != nil {
 		return fail("register the sidecar and hooks: %w", err)
@@ -288,6 +330,10 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	}
 	if l.UnseenHistory {
 		env.set(envUnseenHistory, "1")
+	}
+	if req.Capability != "" {
+		env.set(EnvOperationCapability, req.Capability)
+		l.Capability = req.Capability
 	}
 	l.Env = env.list()
 	l.Registration = reg.mcpFile

@@ -231,7 +231,7 @@ func TestResolveResume(t *testing.T) {
 func TestResolveArgv(t *testing.T) {
 	t.Parallel()
 	const old = "01a22ecb-cee9-7202-a3c6-80f61482f5a2"
-	allowed := "mcp__pullcept__say_to_room,mcp__pullcept__read_room_history,mcp__pullcept__my_usage"
+	allowed := "mcp__pullcept__say_to_room,mcp__pullcept__read_room_history,mcp__pullcept__my_usage,mcp__pullcept__list_account_sessions,mcp__pullcept__control_account_session,mcp__pullcept__account_session_status"
 	t.Run("claude fresh", func(t *testing.T) {
 		t.Parallel()
 		w := ltSetup(t)

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Seat states reported in events.
@@ -99,6 +101,7 @@ type Manager struct {
 	subs     map[chan Event]struct{}
 	changed  chan struct{}
 	wg       sync.WaitGroup
+	gen      uint64 // the last launch generation handed out (under mu)
 }
 
 type seatKey struct{ topic, account string }
@@ -112,6 +115,13 @@ type Seat struct {
 
 	// Activity is what the seat's CLI is doing (hooks); set at creation.
 	Activity *Activity
+
+	// Generation numbers this launch in the run (every Start a new one);
+	// PtyID names it to the sessions (session operations' pty_id), unique
+	// across runs. Both are set at creation.
+	Generation uint64
+	PtyID      string
+	capability string // the launch's operation capability (its env only)
 
 	mu        sync.Mutex
 	state     string
@@ -286,6 +296,17 @@ func (m *Manager) SawInRoster(topic, account string) {
 
 // Start launches account in topic.
 func (m *Manager) Start(ctx context.Context, topic, account string) (Event, error) {
+	return m.StartMode(ctx, topic, account, "")
+}
+
+// StartMode is Start with a launch mode (LaunchRequest.Mode): "" is the
+// resume rule, LaunchFresh a new conversation, LaunchResume the recorded
+// one or ErrCannotResume.
+func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (Event, error) {
+	capability, err := NewHookSecret()
+	if err != nil {
+		return Event{}, err
+	}
 	m.mu.Lock()
 	acc, ok := m.accounts[account]
 	if !ok {
@@ -297,7 +318,9 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		m.mu.Unlock()
 		return Event{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrSeatRunning)
 	}
-	s := &Seat{Topic: topic, Account: acc, state: StateStarting, done: make(chan struct{})}
+	m.gen++
+	s := &Seat{Topic: topic, Account: acc, state: StateStarting, done: make(chan struct{}),
+		Generation: m.gen, PtyID: uuid.NewString(), capability: capability}
 	def := acc.Kind.def()
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
 		CLI: acc.CallName(), OnChange: func(snap ActivitySnapshot) {
@@ -317,7 +340,8 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 		return ev, err
 	}
 	l, err := Resolve(LaunchRequest{Account: acc, Topic: topic, RoomURL: m.o.RoomURL, Token: m.o.Token,
-		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.o.BaseEnv})
+		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.o.BaseEnv,
+		Mode: mode, Capability: capability})
 	if err != nil {
 		return fail(err)
 	}
@@ -561,6 +585,72 @@ func (m *Manager) Running(topic string) bool {
 		}
 	}
 	return false
+}
+
+// LaunchRef names one launch of a seat: its topic, account, generation and
+// pty id (session operations).
+type LaunchRef struct {
+	Topic, Account string
+	Generation     uint64
+	PtyID          string
+}
+
+// Ref is the seat's launch.
+func (s *Seat) Ref() LaunchRef {
+	return LaunchRef{Topic: s.Topic, Account: s.Account.ID, Generation: s.Generation, PtyID: s.PtyID}
+}
+
+// LaunchOf answers the launch whose operation capability this is, while it
+// has not ended (ok false: none, or it ended).
+func (m *Manager) LaunchOf(capability string) (LaunchRef, bool) {
+	if capability == "" {
+		return LaunchRef{}, false
+	}
+	for _, s := range m.All() {
+		if subtle.ConstantTimeCompare([]byte(s.capability), []byte(capability)) == 1 && s.State() != StateExited {
+			return s.Ref(), true
+		}
+	}
+	return LaunchRef{}, false
+}
+
+// Alive says whether launch l is still the running launch of its seat.
+func (m *Manager) Alive(l LaunchRef) bool {
+	s, ok := m.Seat(l.Topic, l.Account)
+	return ok && s.Generation == l.Generation && s.State() != StateExited
+}
+
+// ResumeCheck says whether account's running seat in topic could be
+// resumed as it is now (a restart that must not start a new
+// conversation): its session id, the topic's record holding that id, the
+// account's resume line and the conversation's transcript. It answers the
+// session id, or why not (ErrCannotResume).
+func (m *Manager) ResumeCheck(topic, account string) (string, error) {
+	s, ok := m.Seat(topic, account)
+	if !ok || s.State() == StateExited {
+		return "", fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	}
+	s.mu.Lock()
+	l := s.Launch
+	s.mu.Unlock()
+	id := l.SessionID
+	switch {
+	case id == "":
+		return "", fmt.Errorf("%w: the session's conversation id is not known (yet)", ErrCannotResume)
+	case l.Account.ResumeLine() == "":
+		return "", fmt.Errorf("%w: the account has no resume line", ErrCannotResume)
+	}
+	t, err := m.o.Store.Get(topic)
+	if err != nil {
+		return "", fmt.Errorf("%w: read the topic's record: %v", ErrCannotResume, err)
+	}
+	if rec := t.Sessions[account]; rec != id {
+		return "", fmt.Errorf("%w: the topic's resume record does not hold the running conversation", ErrCannotResume)
+	}
+	if !l.Account.Kind.conversationExists(l.TranscriptRoot, l.Dir, id) {
+		return "", fmt.Errorf("%w: the conversation's transcript was not found", ErrCannotResume)
+	}
+	return id, nil
 }
 
 // Errors of hook calls.

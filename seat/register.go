@@ -42,8 +42,10 @@ const MCPServerName = "pullcept"
 // SidecarCommand is the argument that makes the pullcept binary the sidecar.
 const SidecarCommand = "sidecar"
 
-// SidecarTools are the sidecar's tools.
-var SidecarTools = []string{"say_to_room", "read_room_history", "my_usage"}
+// SidecarTools are the sidecar's tools: the room's three and the session
+// operations' three (allowed like them: no prompt per call, spec 003 AI か
+// らのセッション操作).
+var SidecarTools = []string{"say_to_room", "read_room_history", "my_usage", "list_account_sessions", "control_account_session", "account_session_status"}
 
 // EnvMCPConfig names, in a cli account's environment, the launch's MCP
 // registration file.
@@ -61,6 +63,12 @@ const (
 	envAccountID     = "PULLCEPT_ACCOUNT_ID"
 	envUnseenHistory = "PULLCEPT_UNSEEN_HISTORY"
 )
+
+// EnvOperationCapability carries a launch's operation capability (session
+// operations) in the CLI's own environment, which its sidecar inherits
+// (Claude, cli) or is forwarded by name (Codex's env_vars). It is never
+// written into a registration file or argv.
+const EnvOperationCapability = "PULLCEPT_OPERATION_CAPABILITY"
 
 // sidecarEnvNames are removed from the environment a child inherits, so a
 // value from around the app never reaches a sidecar that did not get one.
@@ -113,6 +121,10 @@ type registration struct {
 	// person's home and the launch's working directory.
 	getenv    func(string) string
 	home, dir string
+	// capability: the launch has an operation capability in its env
+	// (EnvOperationCapability), to be forwarded where the CLI does not
+	// pass its env on.
+	capability bool
 }
 
 // registered is how a launch carries the registration.
@@ -209,6 +221,11 @@ func codexRegistration(r registration) (args []string, env [][2]string) {
 			continue
 		}
 		inline = append(inline, tomlString(kv[0])+" = "+tomlString(kv[1]))
+	}
+	if r.capability {
+		// The operation capability is in Codex's own environment
+		// (Resolve): forwarded by name, its value never in argv.
+		forwarded = append(forwarded, tomlString(EnvOperationCapability))
 	}
 	args = []string{"--disable", "daemon_auto_start",
 		"-c", key + "command=" + tomlString(r.exe),

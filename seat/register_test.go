@@ -137,7 +137,7 @@ func TestTomlString(t *testing.T) {
 func TestClaudeAllowedTools(t *testing.T) {
 	t.Parallel()
 	got := ClaudeAllowedTools("pullcept")
-	if got != "mcp__pullcept__say_to_room,mcp__pullcept__read_room_history,mcp__pullcept__my_usage" {
+	if got != "mcp__pullcept__say_to_room,mcp__pullcept__read_room_history,mcp__pullcept__my_usage,mcp__pullcept__list_account_sessions,mcp__pullcept__control_account_session,mcp__pullcept__account_session_status" {
 		t.Errorf("allowed tools %q", got)
 	}
 }

@@ -7,9 +7,12 @@ package sidecar
 // tools' descriptions (tools/list, with list_changed) and every tool result.
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"pullcept/room/wire"
 )
@@ -87,4 +90,36 @@ func appendText(r *mcp.CallToolResult, block string) *mcp.CallToolResult {
 	}
 	r.Content = append(r.Content, mcp.NewTextContent(block))
 	return r
+}
+
+// withSelfJSON is withSelf for a tool that answers one JSON object: the
+// object gains your_name (and your_full_name), so it stays one object.
+func (s *Sidecar) withSelfJSON(h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		r, err := h(ctx, req)
+		if r == nil || err != nil {
+			return r, err
+		}
+		n := s.self()
+		for i, c := range r.Content {
+			t, ok := c.(mcp.TextContent)
+			if !ok {
+				continue
+			}
+			var obj map[string]any
+			if json.Unmarshal([]byte(t.Text), &obj) != nil || obj == nil {
+				return r, nil
+			}
+			obj["your_name"] = n.name
+			if n.full != "" {
+				obj["your_full_name"] = n.full
+			}
+			if b, err := json.Marshal(obj); err == nil {
+				t.Text = string(b)
+				r.Content[i] = t
+			}
+			return r, nil
+		}
+		return r, nil
+	}
 }

@@ -47,7 +47,7 @@ func TestSeatNamesFollowTheRoom(t *testing.T) {
 		}
 		return strings.Join(d, "\n")
 	}
-	if d := describe(); strings.Count(d, "The room calls you Lin (your full name Claude Lin is not an address).") != 3 {
+	if d := describe(); strings.Count(d, "The room calls you Lin (your full name Claude Lin is not an address).") != len(sidecar.Tools()) {
 		t.Errorf("tools/list does not carry the seat's names in every description:\n%s", d)
 	}
 	text, _ := lin.call(t, sidecar.ToolHistory, nil)
@@ -92,6 +92,11 @@ func TestSeatNamesFollowTheRoom(t *testing.T) {
 	text, _ = lin.call(t, sidecar.ToolUsage, nil)
 	if !strings.HasSuffix(text, "— you: Luna (full name: Claude Lin)") {
 		t.Errorf("my_usage after the rename: %q", text)
+	}
+	// The session tools answer one JSON object: the names go inside it.
+	text, _ = lin.call(t, sidecar.ToolListSessions, nil)
+	if !strings.Contains(text, `"your_name":"Luna"`) || !strings.Contains(text, `"your_full_name":"Claude Lin"`) || !strings.HasPrefix(text, "{") {
+		t.Errorf("list_account_sessions after the rename: %q", text)
 	}
 	text, _ = lin.call(t, sidecar.ToolSay, map[string]any{"content": "as Luna", "last_seen": kayID})
 	if !strings.Contains(text, "— you: Luna (full name: Claude Lin)") {

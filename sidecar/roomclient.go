@@ -70,6 +70,9 @@ type roomClient struct {
 	// onIdentity, if set, takes each identity frame (the names the room
 	// calls the seat by). It must not block long.
 	onIdentity func(wire.Identity)
+	// capability is the launch's operation capability, shown in the
+	// handshake only (sessionops.go); "" for none.
+	capability string
 
 	writeMu sync.Mutex
 }
@@ -139,6 +142,9 @@ func (c *roomClient) run(ctx context.Context) {
 func (c *roomClient) dial(ctx context.Context) (*websocket.Conn, error) {
 	h := http.Header{}
 	h.Set("Authorization", "Bearer "+c.token)
+	if c.capability != "" {
+		h.Set(CapabilityHeader, c.capability)
+	}
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
 	conn, resp, err := d.DialContext(ctx, c.url, h)
 	if err != nil {
@@ -244,6 +250,8 @@ func (c *roomClient) dispatch(data []byte) {
 	case *wire.HistoryResult:
 		key = reqKey(f.RequestID)
 	case *wire.UsageResult:
+		key = reqKey(f.RequestID)
+	case *wire.SessionResult:
 		key = reqKey(f.RequestID)
 	case *wire.Identity:
 		if c.onIdentity != nil {

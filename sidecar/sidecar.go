@@ -1,8 +1,9 @@
 // Package sidecar is `pullcept sidecar`: the MCP stdio server a CLI launches
 // to sit in a Pullcept room. It connects to the room socket, introduces the
 // session with hello, hands the session the room's manners as the server
-// instructions, and offers three tools — say_to_room (the only way the
-// session speaks), read_room_history and my_usage (reading only). Nothing
+// instructions, and offers the room's three tools — say_to_room (the only
+// way the session speaks), read_room_history and my_usage (reading only) —
+// and the three session operations (sessionops.go). Nothing
 // but MCP messages goes to stdout; diagnostics go to the log writer
 // (stderr).
 //
@@ -16,6 +17,7 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -118,6 +120,7 @@ func New(o Options) *Sidecar {
 		s.room = newRoomClient(s.cfg, lg, o.ReconnectMin, o.ReconnectMax, o.ConnectWait, o.AnswerTimeout)
 		s.room.onConn = o.OnConnection
 		s.room.onIdentity = s.identify
+		s.room.capability = strings.TrimSpace(o.Env(EnvOperationCapability))
 	}
 	name := s.cfg.Name
 	if name == "" {

@@ -101,11 +101,11 @@ func toolTable(s *Sidecar) []server.ServerTool {
 	}))
 	usage.Annotations = mcp.ToolAnnotation{Title: "My usage limits", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
 
-	tools := []server.ServerTool{
+	tools := append([]server.ServerTool{
 		{Tool: say, Handler: s.handleSay},
 		{Tool: hist, Handler: s.handleHistory},
 		{Tool: usage, Handler: s.handleUsage},
-	}
+	}, sessionTools(s)...) // the session operations' (sessionops.go)
 	if s != nil {
 		self := s.self()
 		for i := range tools {

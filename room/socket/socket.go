@@ -51,6 +51,10 @@ type Server struct {
 	conns map[*websocket.Conn]struct{}
 	peers map[room.ConnID]func(any) error // each connection's send, for pushed frames
 	hooks Hooks
+	// ops takes session operations; launches is the launch each
+	// connection proved at its handshake (sessionops.go).
+	ops      Operations
+	launches map[room.ConnID]Launch
 
 	refusedHooks, refusedOther everyLog
 	refusedHellos              [helloKinds]everyLog
@@ -356,6 +360,13 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// For the upgrader's refusals (not a WebSocket handshake): on success
 	// it writes its own header and this one is not sent.
 	w.Header().Set("Connection", "close")
+	launch, ok := s.handshakeLaunch(r)
+	if !ok {
+		// The value is never logged.
+		s.logRefused(&s.refusedOther, "request refused", http.StatusForbidden, "GET "+Path+": an operation capability of no running launch")
+		refuse(w, http.StatusForbidden, "operation capability refused: it belongs to no running launch of this app")
+		return
+	}
 	c, err := s.up.Upgrade(w, r, nil)
 	if err != nil {
 		return // the upgrader has answered
@@ -366,7 +377,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.run(c)
+		s.run(c, launch)
 		s.mu.Lock()
 		delete(s.conns, c)
 		s.mu.Unlock()
@@ -382,10 +393,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 // for it is closed. A live peer answers pings by itself (every WebSocket
 // library does while it reads; the sidecar always reads, and pings too), so
 // only a dead or frozen peer is cut, never a quiet one.
-func (s *Server) run(c *websocket.Conn) {
+func (s *Server) run(c *websocket.Conn, launch *Launch) {
 	defer c.Close()
 	id := s.engine.NewConn()
 	defer s.engine.Leave(id)
+	s.bindLaunch(id, launch)
+	defer s.unbindLaunch(id)
 	var wmu sync.Mutex // answers and pushed frames (identity) share the writer
 	send := func(v any) error {
 		wmu.Lock()
@@ -533,6 +546,8 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 			res = r
 		}
 		return res
+	case *wire.SessionListFrame, *wire.SessionStatusFrame, *wire.SessionControlFrame:
+		return s.handleSession(id, f)
 	case nil:
 		_ = typ // unknown types are ignored so the room can grow frames
 		return nil

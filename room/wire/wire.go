@@ -199,6 +199,14 @@ func Decode(data []byte) (string, any, error) {
 		v = &UsageResult{}
 	case TypeIdentity:
 		v = &Identity{}
+	case TypeSessionList:
+		v = &SessionListFrame{}
+	case TypeSessionStatus:
+		v = &SessionStatusFrame{}
+	case TypeSessionControl:
+		v = &SessionControlFrame{}
+	case TypeSessionResult:
+		v = &SessionResult{}
 	case TypeError:
 		v = &ErrorFrame{}
 	case "":

@@ -42,7 +42,7 @@ try {
   // ── tools and schemas ─────────────────────────────────────────────────────
   const { tools } = await lin.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-  assert.deepEqual(Object.keys(byName).sort(), ["my_usage", "read_room_history", "say_to_room"]);
+  assert.deepEqual(Object.keys(byName).sort(), ["account_session_status", "control_account_session", "list_account_sessions", "my_usage", "read_room_history", "say_to_room"]);
   const say = byName.say_to_room.inputSchema;
   assert.deepEqual(Object.keys(say.properties).sort(), ["content", "last_seen", "to"]);
   assert.ok(!say.required || say.required.length === 0, "content may be omitted to resend a draft");

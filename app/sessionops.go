@@ -1,0 +1,673 @@
+package app
+
+// Session operations (issue 18; spec 003 AI からのセッション操作, #415 #417
+// #421 #424): a running seat of this app asks, through its sidecar, to
+// start, stop or restart a seat — its own or another's — with no prompt to
+// the person. Who asks is the launch whose operation capability the
+// connection showed at its handshake (room/socket/sessionops.go); hello
+// grants nothing.
+//
+// Every request is saved to session-operations.json (the data folder)
+// before anything runs; a worker of its own, not the connection, carries it
+// out. The same operation_id with the same request from the same requester
+// (account and topic: a seat that restarted itself asks again from its new
+// launch) answers the same record and never runs twice; the same id with
+// anything else is refused. Operations on one seat go through the seat's
+// lifecycle lock, which the person's start and stop take too (seats.go),
+// and check the current PTY under it. A restart checks, before it stops
+// anything, that the running conversation can be resumed (its id, the
+// topic's record, the resume line, the transcript) and then starts only a
+// resume: never a new conversation in its place. Each finished operation is
+// told once, by names, as an app notice in the requester's room; a failure
+// also on the status line. Operations the app did not finish (it ended, or
+// was killed) are interrupted at the end and at the next start, and never
+// run again. docs/decisions.md "Session operations".
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"pullcept/room/socket"
+	"pullcept/room/wire"
+	"pullcept/seat"
+	"pullcept/topicstore"
+)
+
+// SessionOperationsFile is the record of every session operation, in the
+// data folder. Deleting it forgets which operation ids were used.
+const SessionOperationsFile = "session-operations.json"
+
+// opsFile is the file's shape.
+type opsFile struct {
+	Version    int                  `json:"version"`
+	Operations []wire.SessionRecord `json:"operations"`
+}
+
+// Reasons of operations that did not finish.
+const (
+	reasonInterruptedAtStart = "pullcept ended before this operation finished; it is not run again (list_account_sessions shows the seats as they are)"
+	reasonInterruptedAtClose = "pullcept was ending before this operation finished; it is not run again (list_account_sessions shows the seats as they are)"
+)
+
+// ErrOperation reports a session operation that was not accepted.
+var ErrOperation = errors.New("session operation not accepted")
+
+// sessionOps keeps the operations of a run.
+type sessionOps struct {
+	a    *App
+	path string
+	now  func() time.Time
+	// write saves the file (tests make it fail).
+	write func(path string, data []byte) error
+
+	mu      sync.Mutex
+	recs    map[string]*wire.SessionRecord
+	order   []string
+	done    map[string]chan struct{} // closed when the record is final
+	closing bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// newSessionOps reads the file and interrupts what the last run left
+// unfinished. notice is what the status line should say ("" for nothing).
+func newSessionOps(a *App, path string) (o *sessionOps, notice string) {
+	o = &sessionOps{a: a, path: path, now: time.Now, write: writeFileAtomic,
+		recs: map[string]*wire.SessionRecord{}, done: map[string]chan struct{}{}}
+	o.ctx, o.cancel = context.WithCancel(context.Background())
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return o, ""
+	case err != nil:
+		a.log.Error("session operations: the record could not be read", "path", path, "err", err)
+		return o, fmt.Sprintf("%s could not be read (%v): earlier operation ids are not known", path, err)
+	}
+	var f opsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		aside := fmt.Sprintf("%s.unreadable-%s", path, o.now().UTC().Format("20060102T150405Z"))
+		rerr := os.Rename(path, aside)
+		a.log.Error("session operations: the record is not readable JSON; set aside", "path", path, "aside", aside, "err", err, "rename_err", rerr)
+		return o, fmt.Sprintf("%s was not readable and was set aside as %s: earlier operation ids are not known", path, filepath.Base(aside))
+	}
+	changed := 0
+	for i := range f.Operations {
+		r := f.Operations[i]
+		if r.OperationID == "" || o.recs[r.OperationID] != nil {
+			continue
+		}
+		if !wire.OpFinal(r.State) {
+			r.State, r.Error, r.UpdatedAt = wire.OpInterrupted, reasonInterruptedAtStart, o.stamp()
+			changed++
+		}
+		o.recs[r.OperationID] = &r
+		o.order = append(o.order, r.OperationID)
+	}
+	if changed > 0 {
+		a.log.Warn("session operations left unfinished by the last run were interrupted", "count", changed)
+		if err := o.saveLocked(); err != nil {
+			a.log.Error("session operations: the record could not be saved", "err", err)
+			return o, fmt.Sprintf("session operations: %d unfinished operation(s) interrupted, but %s could not be saved: %v", changed, path, err)
+		}
+	}
+	return o, ""
+}
+
+func (o *sessionOps) stamp() string { return o.now().UTC().Format(time.RFC3339Nano) }
+
+// saveLocked writes every record (o.mu held).
+func (o *sessionOps) saveLocked() error {
+	f := opsFile{Version: 1, Operations: make([]wire.SessionRecord, 0, len(o.order))}
+	for _, id := range o.order {
+		r := *o.recs[id]
+		r.ProcessRunning, r.RoomConnected = nil, nil
+		f.Operations = append(f.Operations, r)
+	}
+	data, err := json.MarshalIndent(f, "", "  ")
+	if err != nil {
+		return err
+	}
+	return o.write(o.path, append(data, '\n'))
+}
+
+// writeFileAtomic writes data to path through a temporary file, synced and
+// renamed over it (0600).
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	fail := func(err error) error { f.Close(); os.Remove(tmp); return err }
+	if err := f.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// normalise trims the request's fields and checks its shape: the rules a
+// caller can fix in the request itself. What depends on the seats (an
+// unknown account, a PTY that changed) is the operation's failure instead.
+func normalise(op wire.SessionOperation) (wire.SessionOperation, error) {
+	op.OperationID = strings.TrimSpace(op.OperationID)
+	op.Action = strings.ToLower(strings.TrimSpace(op.Action))
+	op.AccountID = strings.TrimSpace(op.AccountID)
+	op.TopicID = strings.TrimSpace(op.TopicID)
+	op.Mode = strings.ToLower(strings.TrimSpace(op.Mode))
+	op.ExpectedPtyID = strings.TrimSpace(op.ExpectedPtyID)
+	bad := func(format string, args ...any) (wire.SessionOperation, error) {
+		return op, fmt.Errorf("%w: "+format+"; nothing was run", append([]any{ErrOperation}, args...)...)
+	}
+	switch {
+	case op.OperationID == "":
+		return bad("operation_id is missing: choose a unique id of your own (and reuse it to ask again)")
+	case len(op.OperationID) > wire.MaxOperationIDLen || strings.IndexFunc(op.OperationID, func(r rune) bool { return !unicode.IsPrint(r) || unicode.IsSpace(r) }) >= 0:
+		return bad("operation_id must be at most %d printable characters without spaces", wire.MaxOperationIDLen)
+	case op.AccountID == "":
+		return bad("account_id is missing")
+	case len(op.AccountID) > wire.MaxAccountIDLen:
+		return bad("account_id is over %d bytes", wire.MaxAccountIDLen)
+	case op.TopicID == "":
+		return bad("topic_id is missing")
+	case len(op.TopicID) > topicstore.MaxIDLen:
+		return bad("topic_id is over %d bytes", topicstore.MaxIDLen)
+	case len(op.ExpectedPtyID) > wire.MaxOperationIDLen:
+		return bad("expected_pty_id is over %d bytes", wire.MaxOperationIDLen)
+	}
+	switch op.Action {
+	case wire.ActionStart:
+		if op.Mode != wire.ModeFresh && op.Mode != wire.ModeResume {
+			return bad(`start needs mode "fresh" (a new conversation) or "resume" (the topic's recorded one)`)
+		}
+		if op.ExpectedPtyID != "" {
+			return bad("start takes no expected_pty_id (the seat is not running)")
+		}
+	case wire.ActionStop:
+		if op.Mode != "" {
+			return bad("stop takes no mode")
+		}
+	case wire.ActionRestart:
+		if op.Mode != "" {
+			return bad("restart takes no mode: it always resumes the running conversation")
+		}
+		if op.ExpectedPtyID == "" {
+			return bad("restart needs expected_pty_id: the target's current pty_id from list_account_sessions")
+		}
+	case "":
+		return bad(`action is missing: "start", "stop" or "restart"`)
+	default:
+		return bad(`action %q is not one of "start", "stop", "restart"`, wire.Cut(op.Action, 32))
+	}
+	return op, nil
+}
+
+// Control accepts an operation of caller's (or answers the record of the
+// same request asked again).
+func (o *sessionOps) Control(caller seat.LaunchRef, req wire.SessionOperation) (wire.SessionRecord, error) {
+	op, err := normalise(req)
+	if err != nil {
+		return wire.SessionRecord{}, err
+	}
+	by := wire.SessionLaunch{AccountID: caller.Account, TopicID: caller.Topic, PtyID: caller.PtyID}
+	o.mu.Lock()
+	if r := o.recs[op.OperationID]; r != nil {
+		rec := *r
+		o.mu.Unlock()
+		switch {
+		case rec.RequestedBy.AccountID != by.AccountID || rec.RequestedBy.TopicID != by.TopicID:
+			return wire.SessionRecord{}, fmt.Errorf("%w: operation_id %q was already used by another requester; choose a new id", ErrOperation, op.OperationID)
+		case rec.SessionOperation != op:
+			return wire.SessionRecord{}, fmt.Errorf("%w: operation_id %q was already used for a different request; choose a new id for a new request (account_session_status shows the earlier one)", ErrOperation, op.OperationID)
+		}
+		return o.view(rec), nil
+	}
+	if o.closing {
+		o.mu.Unlock()
+		return wire.SessionRecord{}, fmt.Errorf("%w: pullcept is ending; nothing was accepted", ErrOperation)
+	}
+	now := o.stamp()
+	rec := &wire.SessionRecord{SessionOperation: op, RequestedBy: by, State: wire.OpAccepted, AcceptedAt: now, UpdatedAt: now}
+	o.recs[op.OperationID] = rec
+	o.order = append(o.order, op.OperationID)
+	if err := o.saveLocked(); err != nil {
+		delete(o.recs, op.OperationID)
+		o.order = o.order[:len(o.order)-1]
+		o.mu.Unlock()
+		o.a.log.Error("session operation not accepted: the record could not be saved", "operation", op.OperationID, "err", err)
+		return wire.SessionRecord{}, fmt.Errorf("%w: the record could not be saved (%v); nothing was run", ErrOperation, err)
+	}
+	o.done[op.OperationID] = make(chan struct{})
+	o.wg.Add(1)
+	out := *rec
+	o.mu.Unlock()
+	o.a.log.Info("session operation accepted", "operation", op.OperationID, "action", op.Action, "account", op.AccountID, "topic", op.TopicID, "by", by.AccountID)
+	go o.run(op.OperationID)
+	return out, nil
+}
+
+// Status is the record of an operation (anyone's), with the live checks.
+func (o *sessionOps) Status(id string) (wire.SessionRecord, error) {
+	id = strings.TrimSpace(id)
+	o.mu.Lock()
+	r := o.recs[id]
+	var rec wire.SessionRecord
+	if r != nil {
+		rec = *r
+	}
+	o.mu.Unlock()
+	if r == nil {
+		return wire.SessionRecord{}, fmt.Errorf("no session operation has operation_id %q", wire.Cut(id, wire.MaxOperationIDLen))
+	}
+	return o.view(rec), nil
+}
+
+// Wait returns the record once it is final, or as it is when ctx ends or
+// the operations close.
+func (o *sessionOps) Wait(ctx context.Context, id string) (wire.SessionRecord, error) {
+	o.mu.Lock()
+	done := o.done[id]
+	o.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-ctx.Done():
+		case <-o.ctx.Done():
+		}
+	}
+	return o.Status(id)
+}
+
+// view adds the live checks of the launch the operation started.
+func (o *sessionOps) view(rec wire.SessionRecord) wire.SessionRecord {
+	if rec.State == wire.OpProcessStarted && rec.PtyID != "" {
+		running, connected := o.a.launchLive(rec.TopicID, rec.AccountID, rec.PtyID)
+		rec.ProcessRunning, rec.RoomConnected = &running, &connected
+	}
+	return rec
+}
+
+// launchLive says whether the launch pty of account in topic still runs
+// under this app's PTY, and whether a connection of that launch (its
+// capability and generation) is seated in its room.
+func (a *App) launchLive(topic, account, pty string) (running, connected bool) {
+	s, ok := a.seats.Seat(topic, account)
+	if !ok || s.PtyID != pty {
+		return false, false
+	}
+	running = s.State() != seat.StateExited
+	connected = running && a.sock.LaunchConnected(socket.Launch{Topic: topic, Account: account, Generation: s.Generation, PtyID: s.PtyID})
+	return running, connected
+}
+
+// update changes a record and saves; a record already final is left.
+func (o *sessionOps) update(id string, f func(r *wire.SessionRecord)) (wire.SessionRecord, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	r := o.recs[id]
+	if r == nil || wire.OpFinal(r.State) {
+		return wire.SessionRecord{}, false
+	}
+	f(r)
+	r.UpdatedAt = o.stamp()
+	if err := o.saveLocked(); err != nil {
+		o.a.log.Error("session operation: the record could not be saved", "operation", id, "state", r.State, "err", err)
+		o.a.bus.publish(Event{Kind: EventNotice, Notice: fmt.Sprintf("session operation %s is %s, but %s could not be saved: %v", id, r.State, SessionOperationsFile, err)})
+	}
+	if wire.OpFinal(r.State) {
+		if d := o.done[id]; d != nil {
+			close(d)
+			delete(o.done, id)
+		}
+	}
+	return *r, true
+}
+
+// outcome is how an operation ended.
+type outcome struct {
+	state, reason          string
+	pty, stopped, launched string
+}
+
+// run carries out one operation: the seat's lifecycle lock, then the
+// action, then the record and the notice.
+func (o *sessionOps) run(id string) {
+	defer o.wg.Done()
+	o.mu.Lock()
+	rec := *o.recs[id]
+	o.mu.Unlock()
+	unlock, err := o.a.life.lock(o.ctx, rec.TopicID, rec.AccountID)
+	if err != nil {
+		o.finish(id, outcome{state: wire.OpInterrupted, reason: reasonInterruptedAtClose})
+		return
+	}
+	defer unlock()
+	if o.ctx.Err() != nil {
+		o.finish(id, outcome{state: wire.OpInterrupted, reason: reasonInterruptedAtClose})
+		return
+	}
+	o.update(id, func(r *wire.SessionRecord) { r.State = wire.OpRunning })
+	o.finish(id, o.execute(rec))
+}
+
+// finish records the outcome and tells the requester's room (and, for a
+// failure, the status line).
+func (o *sessionOps) finish(id string, out outcome) {
+	rec, ok := o.update(id, func(r *wire.SessionRecord) {
+		r.State, r.Error, r.PtyID, r.StoppedPtyID, r.Launched = out.state, out.reason, out.pty, out.stopped, out.launched
+	})
+	if !ok {
+		return
+	}
+	o.a.log.Info("session operation finished", "operation", id, "state", rec.State, "reason", rec.Error)
+	if rec.State == wire.OpInterrupted {
+		return // not finished: nothing to tell but the record
+	}
+	text := SessionNoticeText(rec, o.a.accountNames, o.a.topicName)
+	if _, err := o.a.engine.AppNotice(rec.RequestedBy.TopicID, text); err != nil {
+		o.a.log.Warn("session operation notice not posted", "operation", id, "topic", rec.RequestedBy.TopicID, "err", err)
+	}
+	if rec.State == wire.OpFailed {
+		first, _, _ := strings.Cut(text, "\n")
+		o.a.bus.publish(Event{Kind: EventNotice, Notice: first + ": " + scrubIDs(rec.Error)})
+	}
+}
+
+// execute runs the action under the seat's lock.
+func (o *sessionOps) execute(rec wire.SessionRecord) outcome {
+	a := o.a
+	topic, account := rec.TopicID, rec.AccountID
+	fail := func(format string, args ...any) outcome {
+		return outcome{state: wire.OpFailed, reason: fmt.Sprintf(format, args...)}
+	}
+	acc, ok := a.account(account)
+	switch {
+	case account == wire.RoleAdmin || strings.EqualFold(account, a.engine.PersonName()):
+		return fail("the person is not a session: only they start and stop themselves")
+	case !ok:
+		return fail("no configured account has this account_id (list_account_sessions lists them)")
+	case !acc.Kind.Launchable():
+		return fail("this account is a local MCP server, not a session: it is never started or stopped")
+	case !topicstore.ValidID(topic):
+		return fail("no such topic")
+	}
+	cur, running := a.seats.Seat(topic, account)
+	running = running && cur.State() != seat.StateExited
+	stopReason := "stopped by a session operation (" + rec.OperationID + ")"
+	switch rec.Action {
+	case wire.ActionStart:
+		if running {
+			return fail("the seat is already running in this topic (pty_id %s): stop or restart it instead", cur.PtyID)
+		}
+		if err := a.EnsureOpen(topic); err != nil {
+			return fail("no such topic")
+		}
+		mode := seat.LaunchFresh
+		if rec.Mode == wire.ModeResume {
+			mode = seat.LaunchResume
+		}
+		return o.start(topic, account, mode, "")
+	case wire.ActionStop:
+		if !running {
+			return fail("the seat is not running in this topic")
+		}
+		if rec.ExpectedPtyID != "" && cur.PtyID != rec.ExpectedPtyID {
+			return fail("the seat's current pty_id is not expected_pty_id: it was restarted or replaced since; read list_account_sessions again")
+		}
+		if err := a.seats.Stop(topic, account, stopReason); err != nil {
+			return fail("stop: %v", err)
+		}
+		return outcome{state: wire.OpStopped, stopped: cur.PtyID}
+	case wire.ActionRestart:
+		if !running {
+			return fail("the seat is not running in this topic; nothing was stopped (start it instead)")
+		}
+		if cur.PtyID != rec.ExpectedPtyID {
+			return fail("the seat's current pty_id is not expected_pty_id: it was restarted or replaced since; nothing was stopped (read list_account_sessions again)")
+		}
+		if _, err := a.seats.ResumeCheck(topic, account); err != nil {
+			return fail("not restarted, the seat keeps running: %v", err)
+		}
+		if err := a.seats.Stop(topic, account, "restart: "+stopReason); err != nil {
+			return fail("stop: %v", err)
+		}
+		if o.ctx.Err() != nil {
+			return outcome{state: wire.OpInterrupted, reason: "the seat was stopped; pullcept was ending before it started again", stopped: cur.PtyID}
+		}
+		return o.start(topic, account, seat.LaunchResume, cur.PtyID)
+	}
+	return fail("unknown action")
+}
+
+// start launches the seat (the lock held) and says how it went.
+func (o *sessionOps) start(topic, account, mode, stopped string) outcome {
+	ev, err := o.a.seats.StartMode(context.Background(), topic, account, mode)
+	if err != nil {
+		why := err.Error()
+		if stopped != "" {
+			why = "the seat was stopped, but its conversation did not start again (no new conversation was started instead): " + why
+		}
+		return outcome{state: wire.OpFailed, reason: why, stopped: stopped}
+	}
+	out := outcome{state: wire.OpProcessStarted, stopped: stopped, launched: wire.ModeFresh}
+	if ev.ResumedFrom != "" {
+		out.launched = wire.ModeResume
+	}
+	if s, ok := o.a.seats.Seat(topic, account); ok {
+		out.pty = s.PtyID
+	}
+	return out
+}
+
+// close interrupts what has not finished and waits for the workers: no
+// new operation is accepted, a worker waiting for a seat's lock gives up,
+// and one in the middle of a stop finishes it.
+func (o *sessionOps) close() {
+	o.mu.Lock()
+	o.closing = true
+	o.mu.Unlock()
+	o.cancel()
+	o.wg.Wait()
+	o.mu.Lock()
+	var open []string
+	for _, id := range o.order {
+		if !wire.OpFinal(o.recs[id].State) {
+			open = append(open, id)
+		}
+	}
+	o.mu.Unlock()
+	for _, id := range open {
+		o.finish(id, outcome{state: wire.OpInterrupted, reason: reasonInterruptedAtClose})
+	}
+}
+
+// List is the accounts, the open topics and their seats, for caller.
+func (o *sessionOps) List(caller seat.LaunchRef) wire.SessionList {
+	a := o.a
+	out := wire.SessionList{You: wire.SessionLaunch{AccountID: caller.Account, TopicID: caller.Topic, PtyID: caller.PtyID},
+		Accounts: []wire.SessionAccount{}, Topics: []wire.SessionTopic{}}
+	for _, acc := range a.seats.Accounts() {
+		sa := wire.SessionAccount{AccountID: acc.ID, Name: acc.CallName(), Kind: string(acc.Kind), Startable: acc.Kind.Launchable()}
+		if acc.Name != sa.Name {
+			sa.FullName = acc.Name
+		}
+		out.Accounts = append(out.Accounts, sa)
+	}
+	topics := a.engine.Topics()
+	seen := map[string]bool{}
+	for _, t := range topics {
+		seen[t] = true
+	}
+	for _, s := range a.seats.All() { // a seat keeps its topic open
+		if !seen[s.Topic] {
+			seen[s.Topic] = true
+			topics = append(topics, s.Topic)
+		}
+	}
+	for _, t := range topics {
+		st := wire.SessionTopic{TopicID: t, Name: a.topicName(t), Sessions: []wire.SessionSeat{}}
+		for _, s := range a.seats.Seats(t) {
+			running, connected := a.launchLive(t, s.Account.ID, s.PtyID)
+			st.Sessions = append(st.Sessions, wire.SessionSeat{AccountID: s.Account.ID, Name: a.seats.CallName(s), PtyID: s.PtyID,
+				State: s.State(), ProcessRunning: running, RoomConnected: connected})
+		}
+		out.Topics = append(out.Topics, st)
+	}
+	return out
+}
+
+// topicName is a topic's name ("" when it has none).
+func (a *App) topicName(topic string) string {
+	t, err := a.store.Get(topic)
+	if err != nil {
+		return ""
+	}
+	return t.Name
+}
+
+// Names in the notices.
+const (
+	SelfName    = "自分"
+	UnknownName = "不明なアカウント"
+)
+
+var opVerbs = map[string]string{wire.ActionStart: "起動", wire.ActionStop: "停止", wire.ActionRestart: "再起動"}
+
+// SessionNoticeText is the app notice of a finished operation (#421,
+// #424): who did what to whom and how it went, by names — the requester's
+// calling name, the target's, 「自分」 when they are one account (by id),
+// 「不明なアカウント」 for an account not configured — then 「理由: …」 for
+// a failure and 「operation_id: …」 last. The target's topic is named when
+// it is not the requester's. No topic, account or PTY id is in the text
+// (a reason's ids are cut out); room.NoReply is added by the room.
+func SessionNoticeText(rec wire.SessionRecord, names func(account string) (name, full string, ok bool), topicName func(string) string) string {
+	name := func(account string) string {
+		if n, _, ok := names(account); ok && n != "" {
+			return n
+		}
+		return UnknownName
+	}
+	who := name(rec.RequestedBy.AccountID)
+	target := name(rec.AccountID)
+	if rec.AccountID == rec.RequestedBy.AccountID {
+		target = SelfName
+	}
+	if rec.TopicID != rec.RequestedBy.TopicID {
+		t := topicName(rec.TopicID)
+		if t == "" {
+			t = "名前の無いトピック"
+		}
+		target = joinJP("「"+scrubIDs(t)+"」の", target)
+	}
+	verb := opVerbs[rec.Action]
+	if verb == "" {
+		verb = "操作"
+	}
+	result := "成功"
+	if rec.State == wire.OpFailed {
+		result = "失敗"
+	}
+	var b strings.Builder
+	b.WriteString(joinJP(who, "が", target, "を"+verb+"しました（"+result+"）"))
+	if rec.State == wire.OpFailed && rec.Error != "" {
+		b.WriteString("\n理由: " + scrubIDs(wire.OneLine(rec.Error)))
+	}
+	b.WriteString("\noperation_id: " + rec.OperationID)
+	return b.String()
+}
+
+// joinJP joins the pieces of a Japanese sentence, with a space where a
+// piece meets a name written in Latin letters (「Lin が Lay を」, 「Lin が自分
+// を」).
+func joinJP(parts ...string) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if p == "" {
+			continue
+		}
+		if i > 0 && b.Len() > 0 {
+			last, _ := utf8.DecodeLastRuneInString(b.String())
+			first, _ := utf8.DecodeRuneInString(p)
+			if !wideRune(last) || !wideRune(first) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// wideRune: a character of Japanese text (kana, kanji, full-width forms and
+// punctuation), which takes no space beside another.
+func wideRune(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
+}
+
+// uuidRE matches a UUID (topic ids, PTY ids, session ids).
+var uuidRE = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+
+// scrubIDs cuts the UUIDs out of a text for the room: the ids are in the
+// record (account_session_status).
+func scrubIDs(s string) string {
+	return uuidRE.ReplaceAllString(s, "…")
+}
+
+// opsAdapter is the app's session operations as the room socket takes
+// them.
+type opsAdapter struct{ a *App }
+
+func toRef(l socket.Launch) seat.LaunchRef {
+	return seat.LaunchRef{Topic: l.Topic, Account: l.Account, Generation: l.Generation, PtyID: l.PtyID}
+}
+
+func (o opsAdapter) LaunchOf(capability string) (socket.Launch, bool) {
+	l, ok := o.a.seats.LaunchOf(capability)
+	return socket.Launch{Topic: l.Topic, Account: l.Account, Generation: l.Generation, PtyID: l.PtyID}, ok
+}
+
+func (o opsAdapter) Alive(l socket.Launch) bool { return o.a.seats.Alive(toRef(l)) }
+
+func (o opsAdapter) List(caller socket.Launch) (wire.SessionList, error) {
+	return o.a.ops.List(toRef(caller)), nil
+}
+
+func (o opsAdapter) Status(_ socket.Launch, id string) (wire.SessionRecord, error) {
+	return o.a.ops.Status(id)
+}
+
+func (o opsAdapter) Control(caller socket.Launch, op wire.SessionOperation) (wire.SessionRecord, error) {
+	return o.a.ops.Control(toRef(caller), op)
+}
+
+func (o opsAdapter) Wait(ctx context.Context, id string) (wire.SessionRecord, error) {
+	return o.a.ops.Wait(ctx, id)
+}
