@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"pullcept/room"
@@ -126,6 +127,20 @@ func (a *App) Rename(topic, name string) error {
 func (a *App) Delete(ctx context.Context, topic string) error {
 	if !topicstore.ValidID(topic) {
 		return fmt.Errorf("%w: %q", ErrBadTopic, topic)
+	}
+	// The seats' lifecycle locks, as the person's stop takes one: no
+	// session operation acts on a seat of the topic while it goes.
+	var accounts []string
+	for _, s := range a.seats.Seats(topic) {
+		accounts = append(accounts, s.Account.ID)
+	}
+	slices.Sort(accounts) // one order: two deletes never wait on each other
+	for _, acc := range accounts {
+		unlock, err := a.life.lock(ctx, topic, acc)
+		if err != nil {
+			return fmt.Errorf("stop the seats of %s: %w", topic, err)
+		}
+		defer unlock()
 	}
 	if err := a.seats.StopTopic(topic); err != nil {
 		return fmt.Errorf("stop the seats of %s: %w", topic, err)
