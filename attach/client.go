@@ -27,7 +27,8 @@ import (
 // tools: the server draws for this terminal with them.
 var TermEnv = []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "LANG", "LC_ALL", "LC_CTYPE",
 	"TERM_PROGRAM", "TERM_PROGRAM_VERSION", "SSH_TTY", "SSH_CONNECTION", "WT_SESSION", "TMUX",
-	"VISUAL", "EDITOR", "PAGER", "PULLCEPT_PREFIX", "COLUMNS", "LINES"}
+	"VISUAL", "EDITOR", "PAGER", "PULLCEPT_PREFIX", "COLUMNS", "LINES",
+	"PWD"} // where the person ran pullcept: the file picker opens there
 
 // TerminalEnv picks TermEnv out of environ.
 func TerminalEnv(environ []string) []string {

@@ -255,13 +255,21 @@ func (m *model) pasteAttach(s string) bool {
 
 // home is the person's home folder (the server runs as the same user).
 func (m *model) home() string {
-	for _, kv := range m.att.env {
-		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
-			return v
-		}
+	if h := m.envVar("HOME"); h != "" {
+		return h
 	}
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// envVar is a variable of the person's terminal ("" when unset).
+func (m *model) envVar(name string) string {
+	for _, kv := range m.att.env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // pastedPaths splits a paste into the paths it names, the way a shell

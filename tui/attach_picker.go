@@ -26,15 +26,19 @@ type picker struct {
 const pickerCursor = "▶"
 
 // openPicker opens the file picker in the folder of the last attached
-// file, else the home folder.
+// file, else where the person ran pullcept (the client's PWD), else the
+// home folder.
 func (m *model) openPicker() tea.Cmd {
 	if m.attacher() == nil {
 		m.status = "attachments: this screen cannot save files"
 		return nil
 	}
-	dir := m.att.pickDir
-	if st, err := os.Stat(dir); dir == "" || err != nil || !st.IsDir() {
-		dir = m.home()
+	dir := ""
+	for _, d := range []string{m.att.pickDir, m.envVar("PWD"), m.home()} {
+		if st, err := os.Stat(d); d != "" && err == nil && st.IsDir() {
+			dir = d
+			break
+		}
 	}
 	fp := filepicker.New()
 	fp.CurrentDirectory = dir

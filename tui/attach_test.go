@@ -317,6 +317,24 @@ func TestAttachPicker(t *testing.T) {
 	}
 }
 
+// With nothing attached yet the picker opens where the person ran
+// pullcept (the client's PWD), else in the home folder.
+func TestAttachPickerStartsInPWD(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	pwd, home := t.TempDir(), t.TempDir()
+	hs.m.att.env = []string{"HOME=" + home, "PWD=" + pwd}
+	hs.key('o', tea.ModCtrl)
+	if hs.m.att.picker == nil || hs.m.att.picker.fp.CurrentDirectory != pwd {
+		t.Fatalf("the picker opened elsewhere than PWD %s", pwd)
+	}
+	hs.key(tea.KeyEscape, 0)
+	hs.m.att.env = []string{"HOME=" + home, "PWD=" + filepath.Join(pwd, "gone")}
+	hs.key('o', tea.ModCtrl)
+	if hs.m.att.picker == nil || hs.m.att.picker.fp.CurrentDirectory != home {
+		t.Fatalf("with no PWD folder the picker did not open in HOME %s", home)
+	}
+}
+
 // TestAttachClipboardImage: ctrl+v runs the clipboard script on the
 // person's terminal; its PNG becomes the chip image.png.
 func TestAttachClipboardImage(t *testing.T) {
