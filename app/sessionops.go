@@ -39,6 +39,7 @@ import (
 
 	"pullcept/room/socket"
 	"pullcept/room/wire"
+	"pullcept/safefile"
 	"pullcept/seat"
 	"pullcept/topicstore"
 )
@@ -142,38 +143,8 @@ func (o *sessionOps) saveLocked() error {
 	return o.write(o.path, append(data, '\n'))
 }
 
-// writeFileAtomic writes data to path through a temporary file, synced and
-// renamed over it (0600).
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	fail := func(err error) error { f.Close(); os.Remove(tmp); return err }
-	if err := f.Chmod(0o600); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
+// writeFileAtomic writes data to path whole or not at all (0600).
+func writeFileAtomic(path string, data []byte) error { return safefile.Replace(path, data) }
 
 // normalise trims the request's fields and checks its shape: the rules a
 // caller can fix in the request itself. What depends on the seats (an

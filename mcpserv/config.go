@@ -24,6 +24,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"pullcept/safefile"
 )
 
 // FileName is the servers file in the config folder.
@@ -675,40 +677,8 @@ func RemoveEntry(path, name string) error {
 	return writeFile(path, out)
 }
 
-// writeFile replaces path with data (mode 0600): a temp file in the same
-// folder, synced, renamed over.
-func writeFile(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, ".mcp-servers-*.json")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(0o600); err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// writeFile replaces path with data (mode 0600).
+func writeFile(path string, data []byte) error { return safefile.Replace(path, data) }
 
 // WriteDefault writes the file with the bundled bridge as its one entry
 // (spec: 名前は github-webhook-mcp、command は node、args は webhook-bridge.mjs
@@ -725,33 +695,7 @@ func WriteDefault(path, bridge string) (bool, error) {
 		return false, nil
 	}
 	data := fresh([]Entry{{Name: DefaultName, Command: "node", Args: []string{bridge}}})
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, err
-	}
-	f, err := os.CreateTemp(dir, ".mcp-servers-*.json")
-	if err != nil {
-		return false, err
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return false, err
-	}
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil // someone wrote one meanwhile: theirs stays
-		}
-		return false, err
-	}
-	return true, nil
+	return safefile.Create(path, data) // someone's file written meanwhile stays
 }
 
 // DefaultName is the default entry's name.

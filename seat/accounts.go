@@ -24,6 +24,8 @@ import (
 	"unicode"
 
 	"github.com/rivo/uniseg"
+
+	"pullcept/safefile"
 )
 
 // Account is one configured participant: a CLI to launch as a seat (kinds
@@ -591,76 +593,12 @@ func rawID(raw json.RawMessage) string {
 	return s
 }
 
-// writeConfig replaces the file at path with data (mode 0600): a temp file
-// in the same folder, synced, renamed over.
-func writeConfig(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, ".config-*.json")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
+// writeConfig replaces the file at path with data (mode 0600).
+func writeConfig(path string, data []byte) error { return safefile.Replace(path, data) }
 
-// createConfig writes data to path only if path does not exist yet (a temp
-// file hard-linked into place), so a file someone wrote meanwhile is never
-// replaced. created is false when the file was already there.
-func createConfig(path string, data []byte) (created bool, err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, fmt.Errorf("create %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(dir, ".config-*.json")
-	if err != nil {
-		return false, fmt.Errorf("create %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return false, fmt.Errorf("create %s: %w", path, err)
-	}
-	if err := os.Link(tmp, path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return false, nil
-		}
-		return false, fmt.Errorf("create %s: %w", path, err)
-	}
-	return true, nil
-}
+// createConfig writes data to path only if it does not exist yet: a file
+// someone wrote meanwhile is never replaced.
+func createConfig(path string, data []byte) (bool, error) { return safefile.Create(path, data) }
 
 // detected is a CLI the first run looks for on PATH.
 type detected struct {
