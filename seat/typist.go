@@ -21,8 +21,12 @@ package seat
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"pullcept/room/wire"
 )
@@ -454,6 +458,26 @@ func (t *Typist) receiver(account string, p wire.Post) *wire.Receiver {
 // outputter is a terminal that says when its application last drew.
 type outputter interface{ LastOutput() time.Time }
 
+// screener is a terminal whose screen can be read (a Pane).
+type screener interface{ Render() string }
+
+// bodyTail is the last few visible characters of a typed body, without
+// spaces (a CLI wraps and indents its input box), to find on the screen.
+func bodyTail(body string) string {
+	r := []rune(squeeze(body))
+	return string(r[max(len(r)-8, 0):])
+}
+
+// squeeze drops every space and control character (line ends included).
+func squeeze(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // echoWait bounds how long the typist waits for the application to draw
 // the typed text before the pause.
 const echoWait = 2 * time.Second
@@ -465,12 +489,24 @@ func (t *Typist) typePost(q *termQueue, p queued) error {
 	}
 	// A busy CLI that reads the text and the \r in one read takes the \r
 	// for part of the paste and never submits. Wait until it has drawn
-	// something since the text was written (it read the text), then pause.
-	if o, ok := q.w.(outputter); ok {
-		for i := 0; i < int(echoWait/(10*time.Millisecond)) && !o.LastOutput().After(typed); i++ {
-			if err := t.opts.Sleep(q.ctx, 10*time.Millisecond); err != nil {
-				return err
-			}
+	// something since the text was written (it read the text) and, where
+	// the screen can be read, until the body's end shows on it: a CLI
+	// still starting (Codex's MCP start-up) draws a spinner before it has
+	// read anything. A CLI that shows a long paste folded ("[Pasted text
+	// …]") never shows the end: echoWait bounds that. Then pause.
+	o, _ := q.w.(outputter)
+	sc, _ := q.w.(screener)
+	tail := bodyTail(p.body)
+	for i := 0; i < int(echoWait/(10*time.Millisecond)); i++ {
+		drawn := o == nil || o.LastOutput().After(typed)
+		if drawn && (sc == nil || tail == "" || strings.Contains(squeeze(ansi.Strip(sc.Render())), tail)) {
+			break
+		}
+		if o == nil && sc == nil {
+			break
+		}
+		if err := t.opts.Sleep(q.ctx, 10*time.Millisecond); err != nil {
+			return err
 		}
 	}
 	if err := t.opts.Sleep(q.ctx, t.opts.Pause); err != nil {

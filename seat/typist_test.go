@@ -570,3 +570,54 @@ func TestScriptCLISpeaksThroughMCP(t *testing.T) {
 		t.Errorf("say_to_room %v", args)
 	}
 }
+
+// screenTerm is a fakeTerm whose application has drawn (LastOutput) from
+// the start, a spinner say, but shows the typed text only once shown is
+// set: the typist must not submit before the body's end is on screen.
+type screenTerm struct {
+	*fakeTerm
+	mu     sync.Mutex
+	screen string
+}
+
+func (s *screenTerm) LastOutput() time.Time { return time.Now().Add(time.Hour) }
+func (s *screenTerm) Render() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.screen
+}
+
+// A CLI that is busy drawing something else has not read the text yet: the
+// \r waits until the body's end shows on its screen (wrapped and indented
+// as an input box draws it), not just for any output.
+func TestTypistWaitsForTheBodyOnScreen(t *testing.T) {
+	t.Parallel()
+	term := &screenTerm{fakeTerm: newFakeTerm(), screen: "⠋ Starting MCP servers"}
+	var sleeps int
+	var mu sync.Mutex
+	ty := NewTypist(TypistOptions{Location: tokyo, Sleep: func(ctx context.Context, d time.Duration) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sleeps++
+		if sleeps == 5 { // the CLI reads the paste and draws it, wrapped
+			term.mu.Lock()
+			term.screen = "› [pullcept] {…}\n  please review the\n  change now"
+			term.mu.Unlock()
+		}
+		return ctx.Err()
+	}})
+	t.Cleanup(ty.Close)
+	ty.Attach("t", "a", term)
+	ty.Deliver("t", roomPost("m1", "Lin", "please review the change now"), "admin", []string{"a"})
+	if got := term.next(t); !strings.HasPrefix(got, "text:") {
+		t.Fatalf("first %q, want the text", got)
+	}
+	if got := term.next(t); got != "submit" {
+		t.Fatalf("then %q, want submit", got)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if sleeps < 6 { // 5 waits for the screen, then the pause
+		t.Errorf("submitted after %d sleeps: before the body's end was on screen", sleeps)
+	}
+}
