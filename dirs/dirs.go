@@ -12,9 +12,9 @@ import (
 
 // Dirs are the resolved folders.
 type Dirs struct {
-	Data    string // logs/main/... live here
+	Data    string // logs/main/... and session-operations.json live here
 	Config  string // config.json, mcp-servers.json
-	State   string // the app's own log, session operations
+	State   string // the app's own log, the server's stderr and lock
 	Runtime string // per-launch MCP configs (0700)
 }
 
