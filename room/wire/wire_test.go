@@ -159,7 +159,9 @@ func FuzzVisible(f *testing.F) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"type":"hello","protocol":11,"name":"a"}`, `{"type":"post","to":["a"]}`, `{"type":"history","limit":-1}`, `{"type":1}`} {
+	for _, s := range []string{`{"type":"hello","protocol":11,"name":"a"}`, `{"type":"post","to":["a"]}`, `{"type":"history","limit":-1}`, `{"type":1}`,
+		`{"type":"identity","name":"Lin","full_name":"Claude Lin"}`, `{"type":"hello","protocol":11,"name":"a","full_name":5}`,
+		`{"type":"session_control","request_id":"r","operation_id":"o","action":"restart"}`, `{"type":"session_result","request_id":"r","result":{}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
