@@ -28,6 +28,7 @@ package seat
 // outlived the child, and a write blocked on a full input buffer.
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -739,6 +740,16 @@ func (c *rowCache) render(e *vt.Emulator) string {
 	n := h
 	for y := range h {
 		row, same := c.cells[y], c.valid[y]
+		if live := liveRow(e, y, w); live != nil {
+			// The row as memory: equal bytes are equal cells (the same
+			// strings and colours), so most rows cost one comparison.
+			if !same || !bytes.Equal(cellBytes(row), cellBytes(live)) {
+				copy(row, live)
+				c.text[y], c.valid[y] = row.Render(), true
+			}
+			n += len(c.text[y])
+			continue
+		}
 		for x := range w {
 			cell := e.CellAt(x, y)
 			if same && sameCell(&row[x], cell) {
@@ -761,6 +772,28 @@ func (c *rowCache) render(e *vt.Emulator) string {
 		b.WriteString(t)
 	}
 	return b.String()
+}
+
+// liveRow is row y of e's screen as the cells it holds, or nil when its w
+// cells are not one array (then each cell is read on its own).
+func liveRow(e *vt.Emulator, y, w int) []uv.Cell {
+	if w == 0 {
+		return nil
+	}
+	first, last := e.CellAt(0, y), e.CellAt(w-1, y)
+	if first == nil || last == nil {
+		return nil
+	}
+	row := unsafe.Slice(first, w)
+	if &row[w-1] != last {
+		return nil
+	}
+	return row
+}
+
+// cellBytes is the memory of cells, for comparing rows whole.
+func cellBytes(cells []uv.Cell) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(cells))), len(cells)*int(unsafe.Sizeof(uv.Cell{})))
 }
 
 // sameCell reports whether a and b are the same cell, field by field: the

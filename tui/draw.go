@@ -42,19 +42,6 @@ func fit(s string, w int) string {
 	return s
 }
 
-// fitLines gives exactly h lines of width w.
-func fitLines(lines []string, w, h int) []string {
-	out := make([]string, h)
-	for i := range h {
-		s := ""
-		if i < len(lines) {
-			s = lines[i]
-		}
-		out[i] = fit(s, w)
-	}
-	return out
-}
-
 // style wraps s in SGR codes (such as "1" bold, "7" reverse, "2" dim).
 func style(s string, codes ...string) string {
 	if len(codes) == 0 || s == "" {

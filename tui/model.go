@@ -155,8 +155,16 @@ type model struct {
 	paneCur    map[Pane]paneCursor
 	paneSize   map[Pane][2]int
 	panesDirty bool
-	listBusy   bool
-	listAgain  bool
+	// sameView is set by an update that changed nothing on screen (a key
+	// typed into a pane: its echo comes as its own change), so View gives
+	// the last frame again instead of drawing it while the echo is on its
+	// way; lastView is that frame, drawn caches the frame's pieces.
+	sameView  bool
+	lastView  *tea.View
+	drawn     frameCache
+	frames    int // frames drawn (tests)
+	listBusy  bool
+	listAgain bool
 
 	// server: this screen is one attached terminal of the pullcept server
 	// (Options.Server); detached: the person detached (Run's result).
@@ -450,6 +458,7 @@ func (m *model) roomCtx() roomCtx {
 // Update is the one place the model changes.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status
+	m.sameView = false
 	cmd := m.update(msg)
 	var expire tea.Cmd
 	if m.status != before && m.status != "" {
@@ -802,6 +811,7 @@ func (m *model) sync() tea.Cmd {
 	}
 	if m.panesDirty {
 		m.panesDirty = false
+		m.sameView = false
 		keep := map[Pane]string{}
 		curs := map[Pane]paneCursor{}
 		for i, s := range panes {
@@ -895,6 +905,7 @@ func (m *model) writePane(p Pane, b []byte) {
 
 func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := msg.String()
+	numbers := m.numbers
 	if m.armed {
 		m.armed = false
 		act, ok := lookup(ctxPrefix, k, m.prefix)
@@ -928,6 +939,7 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 				app = a.AppCursorKeys()
 			}
 			m.writePane(s.Pane, keyBytes(tea.Key(msg), app))
+			m.sameView = !numbers
 		}
 		return nil
 	case ctxCandidates:

@@ -21,6 +21,9 @@ import (
 
 // View draws the screen.
 func (m *model) View() tea.View {
+	if m.sameView && m.lastView != nil {
+		return *m.lastView
+	}
 	v := tea.View{AltScreen: true, MouseMode: tea.MouseModeCellMotion}
 	if m.w <= 0 || m.h <= 0 {
 		return v
@@ -28,6 +31,7 @@ func (m *model) View() tea.View {
 	screen, cur := m.frame()
 	v.Content = strings.Join(screen, "\n")
 	v.Cursor = cur
+	m.lastView = &v
 	return v
 }
 
@@ -38,11 +42,15 @@ type segment struct {
 
 // frame draws the rows and places the cursor.
 func (m *model) frame() ([]string, *tea.Cursor) {
+	m.frames++
 	l := m.lay
 	var segs []segment
+	fits := make(map[Rect]*fitted, len(m.drawn.fits))
 	add := func(r Rect, lines []string) {
 		if !r.Empty() {
-			segs = append(segs, segment{r, fitLines(lines, r.W, r.H)})
+			f := m.drawn.fits[r].fit(lines, r.W, r.H)
+			fits[r] = f
+			segs = append(segs, segment{r, f.out})
 		}
 	}
 	add(l.Topics, m.drawTopics(l.Topics))
@@ -59,32 +67,21 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 	inLines, cx, cy := m.drawInput(l.Input)
 	add(l.Input, inLines)
 
+	m.drawn.fits = fits
+	slices.SortFunc(segs, func(a, b segment) int { return a.r.X - b.r.X })
+	if len(m.drawn.rows) != m.h {
+		m.drawn.rows = make([]joinedRow, m.h)
+	}
 	rows := make([]string, m.h)
+	var parts []rowPart
 	for y := range m.h {
-		var row []segment
+		parts = parts[:0]
 		for _, s := range segs {
 			if y >= s.r.Y && y < s.r.Y+s.r.H {
-				row = append(row, s)
+				parts = append(parts, rowPart{s.r.X, s.r.W, s.lines[y-s.r.Y]})
 			}
 		}
-		slices.SortFunc(row, func(a, b segment) int { return a.r.X - b.r.X })
-		var b strings.Builder
-		x := 0
-		for _, s := range row {
-			if s.r.X > x {
-				b.WriteString(style(strings.Repeat("│", s.r.X-x), "2"))
-			}
-			b.WriteString(s.lines[y-s.r.Y])
-			x = s.r.X + s.r.W
-		}
-		if x < m.w {
-			if y < l.Body.H {
-				b.WriteString(style(strings.Repeat("│", m.w-x), "2"))
-			} else {
-				b.WriteString(strings.Repeat(" ", m.w-x))
-			}
-		}
-		rows[y] = b.String()
+		rows[y] = m.drawn.rows[y].join(parts, m.w, y < l.Body.H)
 	}
 
 	var cur *tea.Cursor
@@ -138,6 +135,76 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 		cur.Blink = false
 	}
 	return rows, cur
+}
+
+// frameCache keeps the last frame's pieces, each rectangle's lines as
+// fitted and each row as joined, so a frame measures and joins again only
+// what changed: a pane's echo changes one line of one rectangle.
+type frameCache struct {
+	fits map[Rect]*fitted
+	rows []joinedRow
+}
+
+// fitted is a rectangle's lines as given (in) and as fitted to it (out).
+type fitted struct{ in, out []string }
+
+// fit gives exactly h lines of width w, as fitLines, reusing the lines f
+// fitted before (f may be nil).
+func (f *fitted) fit(lines []string, w, h int) *fitted {
+	n := &fitted{in: make([]string, h), out: make([]string, h)}
+	for i := range h {
+		s := ""
+		if i < len(lines) {
+			s = lines[i]
+		}
+		n.in[i] = s
+		if f != nil && i < len(f.in) && f.in[i] == s {
+			n.out[i] = f.out[i]
+		} else {
+			n.out[i] = fit(s, w)
+		}
+	}
+	return n
+}
+
+// rowPart is a rectangle's line in a row.
+type rowPart struct {
+	x, w int
+	s    string
+}
+
+// joinedRow is a row as last joined from its parts.
+type joinedRow struct {
+	parts []rowPart
+	body  bool
+	w     int
+	s     string
+}
+
+// join gives the row of width w from parts (sorted by x), with separators
+// in the columns no part covers (inside the body) or blanks (below it).
+func (j *joinedRow) join(parts []rowPart, w int, body bool) string {
+	if j.s != "" && j.w == w && j.body == body && slices.Equal(j.parts, parts) {
+		return j.s
+	}
+	var b strings.Builder
+	x := 0
+	for _, p := range parts {
+		if p.x > x {
+			b.WriteString(style(strings.Repeat("│", p.x-x), "2"))
+		}
+		b.WriteString(p.s)
+		x = p.x + p.w
+	}
+	if x < w {
+		if body {
+			b.WriteString(style(strings.Repeat("│", w-x), "2"))
+		} else {
+			b.WriteString(strings.Repeat(" ", w-x))
+		}
+	}
+	*j = joinedRow{parts: slices.Clone(parts), body: body, w: w, s: b.String()}
+	return j.s
 }
 
 // overlay cuts lines into rows at r.

@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// A key typed into a pane changes nothing on screen until its echo comes
+// as the seats' change: View gives the last frame again rather than draw
+// one while the echo is on its way; the echo's change draws it.
+func TestPaneKeyKeepsTheFrame(t *testing.T) {
+	seats := newFakeSeats()
+	hs := newHarness(t, seats, 100, 30)
+	ps := withPanes(hs, seats, "Lin")
+	hs.prefix('o', "o")
+	hs.prefix('o', "o")
+	if hs.m.focus != focusPane {
+		t.Fatalf("focus %v, want the pane", hs.m.focus)
+	}
+	before := hs.screen()
+	n := hs.m.frames
+	hs.send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if got := ps[0].typed(); got != "q" {
+		t.Fatalf("typed %q, want q", got)
+	}
+	if got := hs.screen(); got != before || hs.m.frames != n {
+		t.Fatalf("a key into the pane drew a frame (%d → %d)", n, hs.m.frames)
+	}
+	ps[0].mu.Lock()
+	ps[0].lines = []string{"screen of Lin q"}
+	ps[0].mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	if got := hs.screen(); !strings.Contains(got, "screen of Lin q") || hs.m.frames == n {
+		t.Fatalf("the echo was not drawn (frames %d → %d):\n%s", n, hs.m.frames, got)
+	}
+}
+
+// A key that changes the screen on its way to the pane (it hides the pane
+// numbers) draws the frame.
+func TestPaneKeyThatChangesTheScreenDraws(t *testing.T) {
+	seats := newFakeSeats()
+	hs := newHarness(t, seats, 100, 30)
+	withPanes(hs, seats, "Lin")
+	hs.prefix('o', "o")
+	hs.prefix('o', "o")
+	hs.prefix('#', "#")
+	if !hs.m.numbers {
+		t.Fatal("prefix # did not show the numbers")
+	}
+	shown := hs.screen()
+	hs.send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	if hs.m.numbers || hs.screen() == shown {
+		t.Fatalf("the numbers stayed on screen after a key:\n%s", hs.screen())
+	}
+}
