@@ -96,6 +96,7 @@ func attachTUI(ctx context.Context) error {
 	if n, err := os.Readlink("/proc/self/fd/0"); err == nil {
 		h.TTY = n
 	}
+	h.Terminal = attach.OfferTerminal(os.Stdin, os.Stdout)
 	c, uc, _, err := dialServer(d, h, true)
 	if err != nil {
 		return err

@@ -36,6 +36,12 @@ const (
 	FrameStderr   byte = 'E' // server → client, bytes for stderr (command)
 	FrameExec     byte = 'x' // server → client, JSON Exec: run a program here
 	FrameExit     byte = 'q' // server → client, JSON Exit: the session is over
+	// FrameTerminal carries the client's terminal (its input and output
+	// descriptors, SCM_RIGHTS) to a server whose Welcome asked for it; it
+	// has no payload. The server then reads the keys and draws on the
+	// terminal itself, as tmux's server does, and no Input or Output frame
+	// crosses the socket (docs/protocol.md "The terminal itself").
+	FrameTerminal byte = 't'
 )
 
 // MaxFrame bounds a frame's payload: a peer that sends more is not a
@@ -65,6 +71,9 @@ type Hello struct {
 	Args []string `json:"args,omitempty"`
 	PID  int      `json:"pid,omitempty"`
 	TTY  string   `json:"tty,omitempty"`
+	// Terminal offers the client's terminal itself (FrameTerminal), for a
+	// tui client whose input and output are one terminal.
+	Terminal bool `json:"terminal,omitempty"`
 }
 
 // Welcome is the server's answer to a Hello. Error set means refused.
@@ -73,6 +82,8 @@ type Welcome struct {
 	Build string `json:"build,omitempty"`
 	PID   int    `json:"pid,omitempty"`
 	Error string `json:"error,omitempty"`
+	// Terminal takes the offered terminal: FrameTerminal comes next.
+	Terminal bool `json:"terminal,omitempty"`
 }
 
 // Size is a terminal size in cells.
@@ -118,6 +129,8 @@ type Conn struct {
 	// would escape to the heap through the io.Writer: 4.8 KB a frame).
 	wbuf [5 + 4096]byte
 	rhdr [5]byte // the reader's header (one reader)
+	// terminal is set by Greet when the server took the offered terminal.
+	terminal bool
 }
 
 // NewConn frames rw.

@@ -61,6 +61,7 @@ func Greet(c *Conn, h Hello) (Welcome, error) {
 	if w.Error != "" {
 		return w, errors.New(w.Error)
 	}
+	c.terminal = h.Terminal && w.Terminal
 	return w, nil
 }
 
@@ -103,11 +104,20 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 		}
 	}()
 
-	keys := &keyReader{c: c, in: in}
-	if err := keys.start(); err != nil {
-		return Exit{}, err
+	// With the terminal passed, the server reads the keys and draws itself;
+	// this client only resizes, runs programs and ends.
+	var keys *keyReader
+	if c.terminal {
+		if err := c.SendTerminal(in, out); err != nil {
+			return Exit{}, fmt.Errorf("passing the terminal to the server: %w", err)
+		}
+	} else {
+		keys = &keyReader{c: c, in: in}
+		if err := keys.start(); err != nil {
+			return Exit{}, err
+		}
+		defer keys.stop()
 	}
-	defer keys.stop()
 
 	// The frame reader writes Output itself, as it arrives: a key's echo is
 	// not handed to another goroutine first. Any other frame goes to the
@@ -173,15 +183,19 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 				if err := json.Unmarshal(f.b, &x); err != nil || len(x.Argv) == 0 {
 					done = ExecDone{Code: -1, Error: "bad exec request"}
 				} else {
-					keys.stop()
+					if keys != nil {
+						keys.stop()
+					}
 					restore()
 					done = runHere(x, in, out)
 					if raw != nil {
 						_, _ = term.MakeRaw(in.Fd())
 						keepNewlines(in.Fd())
 					}
-					if err := keys.start(); err != nil {
-						return Exit{}, err
+					if keys != nil {
+						if err := keys.start(); err != nil {
+							return Exit{}, err
+						}
 					}
 				}
 				if err := c.WriteJSON(FrameExecDone, done); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,14 +18,22 @@ import (
 // emulator → a frame → the Output frame that carries the key back. Each key
 // waits for the screen to go quiet and a random pause, as bench/run.sh echo
 // does, so keys do not fall into step with a frame clock. "input" is the
-// same keys into the screen's own input line (no pane).
+// same keys into the screen's own input line (no pane); "terminal" runs
+// both on a client that passed its terminal (a PTY: keys typed on it, the
+// frames read from it).
 //
 //	go test -run x -bench Echo -benchtime 300x ./server/
 func BenchmarkEcho(b *testing.B) {
-	for _, target := range []string{"pane", "input"} {
+	for _, target := range []string{"pane", "input", "terminal/pane", "terminal/input"} {
 		b.Run(target, func(b *testing.B) {
 			f := startServer(b, setup{accounts: []seat.Account{{ID: "bot", Name: "Bot", Kind: seat.KindCLI, Command: "my-cli"}}, argv: []string{"cat"}})
-			s := f.attachScreen(160, 40, 7001)
+			var s *screen
+			into, terminal := strings.CutPrefix(target, "terminal/")
+			if terminal {
+				s, _ = f.attachTerminal(160, 40, 7001)
+			} else {
+				into, s = target, f.attachScreen(160, 40, 7001)
+			}
 			s.ready()
 			var topic string
 			eventually(b, "the screen names its topic", func() bool {
@@ -37,7 +46,7 @@ func BenchmarkEcho(b *testing.B) {
 				b.Fatal(err)
 			}
 			s.waitFor("the pane", has("Bot · cli · running"))
-			if target == "pane" {
+			if into == "pane" {
 				s.keys("\x02i\x02o\x02o")
 				s.waitFor("the cursor in the pane", func([]string) bool {
 					s.mu.Lock()

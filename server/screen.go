@@ -111,8 +111,22 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		case <-runDone:
 		}
 	}()
+	var (
+		in  io.Reader = keys
+		out io.Writer = frameWriter{c.conn, attach.FrameOutput}
+	)
+	if t := c.term; t != nil {
+		in, out = t, t
+		t.onKey = func() { s.touch(c) }
+		t.onEnded = func() {
+			pmu.Lock()
+			gone = true
+			pmu.Unlock()
+			c.cancel() // a terminal that hung up is a detach
+		}
+	}
 	o := tui.Options{
-		App: s.a, Prefix: prefix, In: keys, Out: frameWriter{c.conn, attach.FrameOutput},
+		App: s.a, Prefix: prefix, In: in, Out: out,
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true,
 		Status: s.attachStatus(), Topic: s.topicToShow(),
 		OnShow: func(t string) {

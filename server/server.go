@@ -72,6 +72,7 @@ type client struct {
 	hello    attach.Hello
 	attached time.Time
 	conn     *attach.Conn
+	term     *terminal // the client's terminal, when passed
 	cancel   context.CancelFunc
 
 	mu     sync.Mutex
@@ -219,14 +220,28 @@ func (s *Server) handle(ctx context.Context, uc *net.UnixConn) {
 		_ = conn.WriteJSON(attach.FrameWelcome, w)
 		return
 	}
+	w.Terminal = h.Terminal && h.Mode == attach.ModeTUI
 	if err := conn.WriteJSON(attach.FrameWelcome, w); err != nil {
 		return
+	}
+	var term *terminal
+	if w.Terminal {
+		_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		in, out, err := conn.ReceiveTerminal()
+		_ = uc.SetReadDeadline(time.Time{})
+		if err != nil {
+			s.log.Warn("attach: the terminal did not pass", "err", err)
+			_ = conn.WriteJSON(attach.FrameExit, attach.Exit{Code: 1, Message: "pullcept: the terminal did not pass to the server: " + err.Error()})
+			return
+		}
+		term = &terminal{in: in, out: out}
+		defer term.close()
 	}
 	switch h.Mode {
 	case attach.ModeTUI, attach.ModeControl:
 		cctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		c := &client{hello: h, attached: time.Now(), conn: conn, cancel: cancel, size: attach.Size{Cols: h.Cols, Rows: h.Rows}, active: time.Now()}
+		c := &client{hello: h, attached: time.Now(), conn: conn, term: term, cancel: cancel, size: attach.Size{Cols: h.Cols, Rows: h.Rows}, active: time.Now()}
 		s.mu.Lock()
 		s.nextID++
 		c.id = s.nextID

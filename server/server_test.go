@@ -342,6 +342,11 @@ type screen struct {
 	execs chan attach.Exec
 	exit  chan attach.Exit
 	gone  chan struct{}
+	// master is the terminal's other side when the client passed its
+	// terminal (attachTerminal): keys are typed there.
+	master *os.File
+	// relayed counts Output frames (none when the terminal was passed).
+	relayed atomic.Int64
 }
 
 func (f *fixture) attachScreen(cols, rows, pid int) *screen {
@@ -378,6 +383,7 @@ func (f *fixture) attachScreen(cols, rows, pid int) *screen {
 			}
 			switch typ {
 			case attach.FrameOutput:
+				s.relayed.Add(1)
 				if tap := s.tap.Load(); tap != nil {
 					(*tap)(b)
 				}
@@ -476,6 +482,12 @@ func (s *screen) ready() {
 
 func (s *screen) keys(k string) {
 	s.t.Helper()
+	if s.master != nil {
+		if _, err := s.master.WriteString(k); err != nil {
+			s.t.Fatal(err)
+		}
+		return
+	}
 	if err := s.conn.Write(attach.FrameInput, []byte(k)); err != nil {
 		s.t.Fatal(err)
 	}

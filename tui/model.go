@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -159,10 +161,13 @@ type model struct {
 	// typed into a pane: its echo comes as its own change), so View gives
 	// the last frame again instead of drawing it while the echo is on its
 	// way; lastView is that frame, drawn caches the frame's pieces.
-	sameView  bool
-	lastView  *tea.View
-	drawn     frameCache
-	frames    int // frames drawn (tests)
+	sameView bool
+	lastView *tea.View
+	drawn    frameCache
+	frames   int // frames drawn (tests)
+	// panesOnly is set by an update that changed only what the panes show:
+	// the frame draws the panes and keeps every other rectangle's lines.
+	panesOnly bool
 	listBusy  bool
 	listAgain bool
 
@@ -458,7 +463,7 @@ func (m *model) roomCtx() roomCtx {
 // Update is the one place the model changes.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status
-	m.sameView = false
+	m.sameView, m.panesOnly = false, false
 	cmd := m.update(msg)
 	var expire tea.Cmd
 	if m.status != before && m.status != "" {
@@ -521,7 +526,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case mcpDoneMsg:
 		return m.mcpDone(msg)
 	case seatsChangedMsg:
+		seats, accounts, running, usage := m.seatList, m.accounts, m.running, m.usage
 		m.refreshSeats()
+		// A pane's output (most changes: a key's echo) changes only the
+		// panes; the rest of the frame is kept.
+		m.panesOnly = slices.Equal(seats, m.seatList) && slices.Equal(accounts, m.accounts) &&
+			maps.Equal(running, m.running) && reflect.DeepEqual(usage, m.usage)
 	case pageMsg:
 		rs := m.rooms[msg.topic]
 		if rs == nil {

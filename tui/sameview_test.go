@@ -55,3 +55,26 @@ func TestPaneKeyThatChangesTheScreenDraws(t *testing.T) {
 		t.Fatalf("the numbers stayed on screen after a key:\n%s", hs.screen())
 	}
 }
+
+// A pane's output redraws only the panes; a seat whose state changed in the
+// same change redraws the rest too.
+func TestPaneOutputKeepsTheOtherRectangles(t *testing.T) {
+	seats := newFakeSeats()
+	hs := newHarness(t, seats, 100, 30)
+	ps := withPanes(hs, seats, "Lin")
+	hs.screen()
+	others := hs.m.drawn.others
+	ps[0].mu.Lock()
+	ps[0].lines = []string{"new output"}
+	ps[0].mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	if got := hs.screen(); !strings.Contains(got, "new output") || hs.m.drawn.others != others {
+		t.Fatalf("pane output: other rectangles drawn again %v, screen:\n%s", hs.m.drawn.others != others, got)
+	}
+	seats.seats[hs.m.topic][0].State = StateExited
+	seats.seats[hs.m.topic][0].Exit = "exit status 3"
+	hs.send(seatsChangedMsg{})
+	if got := hs.screen(); hs.m.drawn.others == others || !strings.Contains(got, "exit status 3") {
+		t.Fatalf("a seat that ended was not drawn:\n%s", got)
+	}
+}

@@ -53,18 +53,27 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 			segs = append(segs, segment{r, f.out})
 		}
 	}
-	add(l.Topics, m.drawTopics(l.Topics))
-	add(l.Room, m.drawRoom(l.Room))
-	add(l.Parts, m.drawParts(l.Parts))
+	// Every rectangle but the panes', drawn again unless only the panes
+	// changed since the last frame (of the same layout).
+	others := m.drawn.others
+	if !m.panesOnly || others == nil || !others.lay.equal(l) {
+		others = &otherRects{lay: l, topics: m.drawTopics(l.Topics), room: m.drawRoom(l.Room), parts: m.drawParts(l.Parts),
+			strip: []string{m.drawStrip(l.Strip.W)}, status: []string{m.drawStatus(l.Status.W)}}
+		others.input, others.cx, others.cy = m.drawInput(l.Input)
+		m.drawn.others = others
+	}
+	add(l.Topics, others.topics)
+	add(l.Room, others.room)
+	add(l.Parts, others.parts)
 	panes := m.panes()
 	for i, r := range l.Panes {
 		if i < len(panes) {
 			add(r, m.drawPane(panes[i], i, r))
 		}
 	}
-	add(l.Strip, []string{m.drawStrip(l.Strip.W)})
-	add(l.Status, []string{m.drawStatus(l.Status.W)})
-	inLines, cx, cy := m.drawInput(l.Input)
+	add(l.Strip, others.strip)
+	add(l.Status, others.status)
+	inLines, cx, cy := others.input, others.cx, others.cy
 	add(l.Input, inLines)
 
 	m.drawn.fits = fits
@@ -141,8 +150,24 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 // fitted and each row as joined, so a frame measures and joins again only
 // what changed: a pane's echo changes one line of one rectangle.
 type frameCache struct {
-	fits map[Rect]*fitted
-	rows []joinedRow
+	fits   map[Rect]*fitted
+	rows   []joinedRow
+	others *otherRects
+}
+
+// otherRects is what the last frame drew in every rectangle but the
+// panes', for the layout lay.
+type otherRects struct {
+	lay                                Layout
+	topics, room, parts, strip, status []string
+	input                              []string
+	cx, cy                             int
+}
+
+// equal says whether two layouts place every rectangle alike.
+func (a Layout) equal(b Layout) bool {
+	return a.Topics == b.Topics && a.Room == b.Room && a.Parts == b.Parts && a.Status == b.Status && a.Input == b.Input &&
+		a.PaneArea == b.PaneArea && a.Strip == b.Strip && a.Body == b.Body && slices.Equal(a.Panes, b.Panes) && slices.Equal(a.Hidden, b.Hidden)
 }
 
 // fitted is a rectangle's lines as given (in) and as fitted to it (out).

@@ -1,0 +1,103 @@
+package attach
+
+// Passing the terminal (FrameTerminal): the client hands its terminal's
+// descriptors to the server over the Unix socket, so a key and its echo
+// cross no relay (tmux's client does the same). A client whose input and
+// output are not one terminal relays, as before.
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// OfferTerminal says whether a tui client on in and out can hand them to
+// the server: both are terminals, the same one.
+func OfferTerminal(in, out *os.File) bool {
+	var a, b unix.Stat_t
+	if !isTerminal(in) || !isTerminal(out) || unix.Fstat(int(in.Fd()), &a) != nil || unix.Fstat(int(out.Fd()), &b) != nil {
+		return false
+	}
+	return a.Rdev == b.Rdev
+}
+
+func isTerminal(f *os.File) bool {
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}
+
+// PassesTerminal says whether the server took the terminal this client
+// offered in its Hello (RunTerminal then sends it).
+func (c *Conn) PassesTerminal() bool { return c.terminal }
+
+// SendTerminal sends in and out as one FrameTerminal.
+func (c *Conn) SendTerminal(in, out *os.File) error {
+	uc, ok := c.rw.(*net.UnixConn)
+	if !ok {
+		return errors.New("attach: the terminal passes only over a Unix socket")
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	hdr := [5]byte{FrameTerminal}
+	rights := unix.UnixRights(int(in.Fd()), int(out.Fd()))
+	_, _, err := uc.WriteMsgUnix(hdr[:], rights, nil)
+	return err
+}
+
+// ReceiveTerminal reads the FrameTerminal that must come next and returns
+// the terminal's input and output. The descriptors are checked to be
+// terminals; the caller closes them.
+func (c *Conn) ReceiveTerminal() (in, out *os.File, err error) {
+	uc, ok := c.rw.(*net.UnixConn)
+	if !ok {
+		return nil, nil, errors.New("attach: the terminal passes only over a Unix socket")
+	}
+	if c.r.Buffered() > 0 {
+		return nil, nil, errors.New("attach: bytes before the terminal frame: the peer is not a pullcept of this protocol")
+	}
+	// Exactly the frame's five bytes: what follows is read through c.r.
+	var hdr [5]byte
+	oob := make([]byte, unix.CmsgSpace(2*4))
+	n, oobn, _, _, err := uc.ReadMsgUnix(hdr[:], oob)
+	var fds []int
+	if oobn > 0 {
+		msgs, perr := unix.ParseSocketControlMessage(oob[:oobn])
+		for _, m := range msgs {
+			if got, e := unix.ParseUnixRights(&m); e == nil {
+				fds = append(fds, got...)
+			}
+		}
+		if err == nil {
+			err = perr
+		}
+	}
+	closeAll := func() {
+		for _, fd := range fds {
+			_ = unix.Close(fd)
+		}
+	}
+	switch {
+	case err != nil:
+		closeAll()
+		return nil, nil, err
+	case n != len(hdr) || hdr[0] != FrameTerminal || hdr[1]|hdr[2]|hdr[3]|hdr[4] != 0:
+		closeAll()
+		return nil, nil, fmt.Errorf("attach: expected the terminal frame, got %q (%d bytes): the peer is not a pullcept of this protocol", hdr[0], n)
+	case len(fds) != 2:
+		closeAll()
+		return nil, nil, fmt.Errorf("attach: the terminal frame carried %d descriptors, want 2", len(fds))
+	}
+	for _, fd := range fds {
+		unix.CloseOnExec(fd)
+	}
+	in, out = os.NewFile(uintptr(fds[0]), "terminal-in"), os.NewFile(uintptr(fds[1]), "terminal-out")
+	if !isTerminal(in) || !isTerminal(out) {
+		in.Close()
+		out.Close()
+		return nil, nil, errors.New("attach: the descriptors passed are not a terminal")
+	}
+	return in, out, nil
+}
