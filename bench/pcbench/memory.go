@@ -21,14 +21,19 @@ const (
 // memRun is one side's resident sizes in one run.
 type memRun struct {
 	base, rss, hwm int64 // KiB: before the seats, with them, peak
-	hist           int   // tmux: history lines a pane holds
+	// RssAnon (KiB) before the seats and with them: the resident pages not
+	// backed by a file. VmRSS also counts the binary's clean file-backed
+	// pages (shared, reclaimable), most of serve's RSS before the seats
+	// (an 18 MB binary), which tmux's small binary does not have.
+	baseAnon, anon int64
+	hist           int // tmux: history lines a pane holds
 }
 
-// benchMemory: resident size (VmRSS) with 8 seats whose panes (100x30) have
-// each printed 12,000 lines, so each holds a full 10,000-line scrollback;
-// `pullcept serve` vs a tmux server with 8 windows (history-limit 10000),
-// each case as opts.runs paired runs (pullcept, then tmux), medians
-// reported. Two cases: short lines (`seq`) and long coloured lines (exactly
+// benchMemory: resident size (VmRSS, and RssAnon beside it) with 8 seats
+// whose panes (100x30) have each printed 12,000 lines, so each holds a full
+// 10,000-line scrollback; `pullcept serve` vs a tmux server with 8 windows
+// (history-limit 10000), each case as opts.runs paired runs (pullcept, then
+// tmux), medians reported. Two cases: short lines (`seq`) and long coloured lines (exactly
 // 100 columns of words in 16-, 256- and true colour, some bold or on a
 // background). Both sides are also measured before the seats start (serve:
 // after its ready line; tmux: one session running sleep), to give the cost
@@ -60,8 +65,9 @@ func benchMemory() error {
 			if err != nil {
 				return fmt.Errorf("%s, tmux run %d: %w", c.name, i+1, err)
 			}
-			fmt.Printf("  run %d: pullcept serve RSS %s before, %s with 8 seats (peak %s) | tmux server %s before, %s with 8 panes (peak %s), %d history lines a pane\n",
-				i+1, fmtMiB(p.base), fmtMiB(p.rss), fmtMiB(p.hwm), fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.hwm), t.hist)
+			fmt.Printf("  run %d: pullcept serve RSS %s before, %s with 8 seats (peak %s; RssAnon %s before, %s with 8 seats) | tmux server %s before, %s with 8 panes (peak %s; RssAnon %s before, %s with 8 panes), %d history lines a pane\n",
+				i+1, fmtMiB(p.base), fmtMiB(p.rss), fmtMiB(p.hwm), fmtMiB(p.baseAnon), fmtMiB(p.anon),
+				fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.hwm), fmtMiB(t.baseAnon), fmtMiB(t.anon), t.hist)
 			pc, tm = append(pc, p), append(tm, t)
 		}
 		med := func(rs []memRun, f func(memRun) int64) int64 {
@@ -75,10 +81,16 @@ func benchMemory() error {
 		rss := func(r memRun) int64 { return r.rss }
 		hwm := func(r memRun) int64 { return r.hwm }
 		per := func(r memRun) int64 { return (r.rss - r.base) / memSeats }
+		anon := func(r memRun) int64 { return r.anon }
+		baseAnon := func(r memRun) int64 { return r.baseAnon }
+		perAnon := func(r memRun) int64 { return (r.anon - r.baseAnon) / memSeats }
 		n := fmt.Sprintf(" (median of %d)", len(pc))
 		record("memory", "RSS, 8 seats × 10,000 lines, "+c.name+n, fmtMiB(med(pc, rss)), fmtMiB(med(tm, rss)), ratio(float64(med(pc, rss)), float64(med(tm, rss))))
 		record("memory", "peak RSS, "+c.name, fmtMiB(med(pc, hwm)), fmtMiB(med(tm, hwm)), ratio(float64(med(pc, hwm)), float64(med(tm, hwm))))
 		record("memory", "RSS per seat (growth ÷ 8), "+c.name, fmtMiB(med(pc, per)), fmtMiB(med(tm, per)), ratio(float64(med(pc, per)), float64(med(tm, per))))
+		record("memory", "RssAnon, 8 seats, "+c.name+n, fmtMiB(med(pc, anon)), fmtMiB(med(tm, anon)), ratio(float64(med(pc, anon)), float64(med(tm, anon))))
+		record("memory", "RssAnon before the seats, "+c.name, fmtMiB(med(pc, baseAnon)), fmtMiB(med(tm, baseAnon)), ratio(float64(med(pc, baseAnon)), float64(med(tm, baseAnon))))
+		record("memory", "RssAnon per seat (growth ÷ 8), "+c.name, fmtMiB(med(pc, perAnon)), fmtMiB(med(tm, perAnon)), ratio(float64(med(pc, perAnon)), float64(med(tm, perAnon))))
 	}
 	return nil
 }
@@ -101,6 +113,9 @@ func memServe(command, needle string) (memRun, error) {
 	if r.base, err = procKB(s.Pid(), "VmRSS"); err != nil {
 		return memRun{}, err
 	}
+	if r.baseAnon, err = procKB(s.Pid(), "RssAnon"); err != nil {
+		return memRun{}, err
+	}
 	for i := range memSeats {
 		if err := s.Start(fmt.Sprintf("m%d", i+1)); err != nil {
 			return memRun{}, err
@@ -112,6 +127,9 @@ func memServe(command, needle string) (memRun, error) {
 		}
 	}
 	if r.rss, err = procKB(s.Pid(), "VmRSS"); err != nil {
+		return memRun{}, err
+	}
+	if r.anon, err = procKB(s.Pid(), "RssAnon"); err != nil {
 		return memRun{}, err
 	}
 	r.hwm, _ = procKB(s.Pid(), "VmHWM")
@@ -133,6 +151,9 @@ func memTmux(command, needle string) (memRun, error) {
 	}
 	var r memRun
 	if r.base, err = procKB(pid, "VmRSS"); err != nil {
+		return memRun{}, err
+	}
+	if r.baseAnon, err = procKB(pid, "RssAnon"); err != nil {
 		return memRun{}, err
 	}
 	for range memSeats {
@@ -158,6 +179,9 @@ func memTmux(command, needle string) (memRun, error) {
 		r.hist = n
 	}
 	if r.rss, err = procKB(pid, "VmRSS"); err != nil {
+		return memRun{}, err
+	}
+	if r.anon, err = procKB(pid, "RssAnon"); err != nil {
 		return memRun{}, err
 	}
 	r.hwm, _ = procKB(pid, "VmHWM")

@@ -111,6 +111,12 @@ func (t *extTable) release(id uint64) {
 
 // colorSame reports whether a and b are the same type and value.
 func colorSame(a, b color.Color) bool {
+	// PATCH(pullcept): the same interface words (a colour copied from the
+	// pen into every cell it wrote) are the same type and value
+	// (patch_fastpath.go).
+	if sameWords(a, b) {
+		return true
+	}
 	switch a := a.(type) {
 	case nil:
 		return b == nil
@@ -160,8 +166,15 @@ func colorSame(a, b color.Color) bool {
 }
 
 func styleSame(a, b *uv.Style) bool {
-	return a.Attrs == b.Attrs && a.Underline == b.Underline &&
-		colorSame(a.Fg, b.Fg) && colorSame(a.Bg, b.Bg) && colorSame(a.UnderlineColor, b.UnderlineColor)
+	if a.Attrs != b.Attrs || a.Underline != b.Underline {
+		return false
+	}
+	// PATCH(pullcept): a style copied from the pen has the same interface
+	// words as the pen: no call for the usual case (patch_fastpath.go).
+	if sameWords(a.Fg, b.Fg) && sameWords(a.Bg, b.Bg) && sameWords(a.UnderlineColor, b.UnderlineColor) {
+		return true
+	}
+	return colorSame(a.Fg, b.Fg) && colorSame(a.Bg, b.Bg) && colorSame(a.UnderlineColor, b.UnderlineColor)
 }
 
 func styleZero(s *uv.Style) bool {
@@ -174,6 +187,10 @@ func cellZero(c *uv.Cell) bool {
 
 // cellSame reports whether two cells encode the same (for opRepeat).
 func cellSame(a, b *uv.Cell) bool {
+	// PATCH(pullcept): first bytes first, the usual difference (patch_fastpath.go).
+	if len(a.Content) != len(b.Content) || len(a.Content) > 0 && a.Content[0] != b.Content[0] {
+		return false
+	}
 	return a.Width == b.Width && a.Content == b.Content && a.Link == b.Link && styleSame(&a.Style, &b.Style)
 }
 
@@ -273,7 +290,7 @@ func appendLine(b []byte, line uv.Line, ext *extTable) []byte {
 			}
 			style = c.Style
 		}
-		if c.Link != link {
+		if !linkSame(&c.Link, &link) { // PATCH(pullcept): c.Link != link, without memequal calls
 			if c.Link == (uv.Link{}) {
 				b = append(b, opNoLink)
 			} else {
@@ -301,7 +318,11 @@ func appendLine(b []byte, line uv.Line, ext *extTable) []byte {
 			b = append(b, c.Content...)
 		}
 		i++
-		b, i = appendRepeat(b, line, i, len(b)-start)
+		// PATCH(pullcept): appendRepeat only when the next cell may repeat
+		// this one (its first byte and width alike).
+		if i < len(line) && mayRepeat(&line[i], c) {
+			b, i = appendRepeat(b, line, i, len(b)-start)
+		}
 	}
 	return b
 }

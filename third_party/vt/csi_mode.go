@@ -41,6 +41,7 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		return
 	}
 	if on {
+		e.allocAltScreen() // PATCH(pullcept): its cells, made now (patch_altscreen.go)
 		e.scr = &e.scrs[1]
 		e.scrs[1].cur = e.scrs[0].cur
 		e.scr.Clear()
@@ -48,6 +49,7 @@ func (e *Emulator) setAltScreenMode(on bool) {
 		e.setCursor(0, 0)
 	} else {
 		e.scr = &e.scrs[0]
+		e.releaseAltScreen() // PATCH(pullcept): and given up (patch_altscreen.go)
 	}
 	if e.cb.AltScreen != nil {
 		e.cb.AltScreen(on)
@@ -72,6 +74,8 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	e.logf("setting mode %T(%v) to %v", mode, mode, setting)
 	e.modes[mode] = setting
 	switch mode {
+	case ansi.ModeAutoWrap: // PATCH(pullcept): kept in a field for printing (patch_fastpath.go)
+		e.awm = setting.IsSet()
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:

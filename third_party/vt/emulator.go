@@ -80,6 +80,13 @@ type Emulator struct {
 	// way its query did (BEL or ST).
 	cur byte
 
+	// PATCH(pullcept): the faster ways through text (patch_fastpath.go):
+	// autowrap (DECAWM) as set, so printing needs no map lookup; the cache
+	// of cluster strings; and slow, which turns those ways off (tests).
+	awm      bool
+	clusters *clusterCache
+	slow     bool
+
 	// atPhantom indicates if the cursor is out of bounds.
 	// When true, and a character is written, the cursor is moved to the next line.
 	atPhantom bool
@@ -91,7 +98,10 @@ var _ Terminal = (*Emulator)(nil)
 func NewEmulator(w, h int) *Emulator {
 	t := new(Emulator)
 	t.scrs[0] = *NewScreen(w, h)
-	t.scrs[1] = *NewScreen(w, h)
+	// PATCH(pullcept): the alternate screen gets its cells when it is
+	// entered and gives them up when it is left (patch_altscreen.go); most
+	// programs never use it, and a 100x30 screen is 336 KB.
+	t.scrs[1] = Screen{scroll: t.scrs[0].Bounds()}
 	// PATCH(pullcept): the alternate screen keeps no scrollback. No API
 	// exposes it, and scrolling in less or vim filled 10,000 hidden lines
 	// (about 63 MB a pane). Every use of a screen's scrollback is nil-safe.
@@ -285,7 +295,7 @@ func (e *Emulator) Resize(width int, height int) {
 	}
 
 	e.scrs[0].Resize(width, height)
-	e.scrs[1].Resize(width, height)
+	e.resizeAltScreen(width, height) // PATCH(pullcept): it may have no cells (patch_altscreen.go)
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
@@ -320,7 +330,12 @@ func (e *Emulator) Write(p []byte) (n int, err error) {
 	}
 
 	e.expireFrame() // PATCH(pullcept): a frame past its time ends here
-	for i := range p {
+	for i := 0; i < len(p); i++ {
+		// PATCH(pullcept): printable text in the ground state is printed
+		// without the parser, all but its last character (patch_fastpath.go).
+		if !e.slow && e.parser.State() == parser.GroundState {
+			i += e.printRun(p[i:])
+		}
 		e.cur = p[i] // PATCH(pullcept): see cur
 		e.parser.Advance(p[i])
 		// Flush the last cluster once the whole slice is written. Every

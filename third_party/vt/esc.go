@@ -22,7 +22,7 @@ func (e *Emulator) handleEsc(cmd ansi.Cmd) {
 // fullReset performs a full terminal reset as in [ansi.RIS].
 func (e *Emulator) fullReset() {
 	e.scrs[0].Reset()
-	e.scrs[1].Reset()
+	e.resetAltScreen() // PATCH(pullcept): it may have no cells (patch_altscreen.go)
 	e.resetTabStops()
 
 	// XXX: Do we reset all modes here? Investigate.

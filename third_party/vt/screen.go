@@ -429,6 +429,7 @@ func (s *Screen) SetScrollbackSize(maxLines int) {
 // insertLineArea inserts n blank lines at y within area; lines pushed past
 // the bottom of area are lost. This is [ansi.IL] within the scroll region.
 func (s *Screen) insertLineArea(y, n int, c *uv.Cell, area uv.Rectangle) {
+	area = area.Intersect(s.buf.Bounds()) // PATCH(pullcept): see clampedArea in patch_altscreen.go
 	if !s.fullWidth(area) {
 		s.buf.InsertLineArea(y, n, c, area)
 		return
@@ -449,6 +450,7 @@ func (s *Screen) insertLineArea(y, n int, c *uv.Cell, area uv.Rectangle) {
 // the bottom of area. This is [ansi.DL] within the scroll region, and what a
 // line feed at the bottom margin does.
 func (s *Screen) deleteLineArea(y, n int, c *uv.Cell, area uv.Rectangle) {
+	area = area.Intersect(s.buf.Bounds()) // PATCH(pullcept): see clampedArea in patch_altscreen.go
 	if !s.fullWidth(area) {
 		s.buf.DeleteLineArea(y, n, c, area)
 		return
@@ -473,8 +475,17 @@ func (s *Screen) fullWidth(area uv.Rectangle) bool {
 // touchLines marks the lines [top, bottom) as changed across the full width.
 func (s *Screen) touchLines(top, bottom int) {
 	w := s.buf.Width()
+	b := s.buf
 	for y := top; y < bottom; y++ {
-		s.buf.TouchLine(0, y, w)
+		// PATCH(pullcept): a line already touched is widened here, as
+		// TouchLine would (it runs for every line of the region at every
+		// line feed at the bottom).
+		if y >= 0 && y < len(b.Lines) && y < len(b.Touched) && b.Touched[y] != nil {
+			ch := b.Touched[y]
+			ch.FirstCell, ch.LastCell = min(ch.FirstCell, 0), max(ch.LastCell, w)
+			continue
+		}
+		b.TouchLine(0, y, w)
 	}
 }
 
@@ -494,7 +505,14 @@ func blankLine(l uv.Line, c *uv.Cell) {
 	if c != nil {
 		cell = *c
 	}
-	for i := range l {
-		l[i] = cell
+	// PATCH(pullcept): one cell, then copies of what is filled (a memmove
+	// each, not a store per cell): this runs for every line feed at the
+	// bottom.
+	if len(l) == 0 {
+		return
+	}
+	l[0] = cell
+	for n := 1; n < len(l); n *= 2 {
+		copy(l[n:], l[:n])
 	}
 }

@@ -60,8 +60,9 @@ func (s *Scrollback) Push(line uv.Line) {
 	// This helps with wrapping and window resizing.
 	lastNonEmpty := -1
 	for i := len(line) - 1; i >= 0; i-- {
-		c := &line[i]
-		if !c.IsZero() && !c.Equal(&uv.EmptyCell) {
+		// PATCH(pullcept): blankCell is c.IsZero() || c.Equal(&uv.EmptyCell)
+		// without the colours' RGBA calls (patch_fastpath.go).
+		if !blankCell(&line[i]) {
 			lastNonEmpty = i
 			break
 		}

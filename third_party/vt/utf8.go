@@ -60,11 +60,23 @@ func (e *Emulator) flushGrapheme() {
 	method := ansi.GraphemeWidth
 	graphemes := e.grapheme
 	for len(graphemes) > 0 {
+		// PATCH(pullcept): common characters are clusters of their own
+		// without asking the segmenter, and their strings come from a cache
+		// (patch_fastpath.go).
+		if !e.slow {
+			if graphemes = e.flushSimple(graphemes); len(graphemes) == 0 {
+				break
+			}
+		}
 		cluster, width := ansi.FirstGraphemeCluster(graphemes, method)
 		if len(cluster) == 0 {
 			break
 		}
-		e.handleGrapheme(string(cluster), width)
+		if e.slow {
+			e.handleGrapheme(string(cluster), width)
+		} else {
+			e.handleGrapheme(e.clusterString(cluster), width) // PATCH(pullcept)
+		}
 		graphemes = graphemes[len(cluster):]
 	}
 	e.grapheme = e.grapheme[:0] // Reset the grapheme buffer.
@@ -72,7 +84,10 @@ func (e *Emulator) flushGrapheme() {
 
 // handleGrapheme handles UTF-8 graphemes.
 func (e *Emulator) handleGrapheme(content string, width int) {
-	awm := e.isModeSet(ansi.ModeAutoWrap)
+	awm := e.awm // PATCH(pullcept): the mode map's DECAWM, kept in a field
+	if e.slow {
+		awm = e.isModeSet(ansi.ModeAutoWrap)
+	}
 	cell := uv.Cell{
 		Content: content,
 		Width:   width,
@@ -131,7 +146,11 @@ func (e *Emulator) handleGrapheme(content string, width int) {
 		x = 0
 	}
 
-	e.scr.SetCell(x, y, &cell)
+	if e.slow {
+		e.scr.SetCell(x, y, &cell)
+	} else {
+		e.scr.setCell(x, y, &cell) // PATCH(pullcept): without RGBA calls (patch_fastpath.go)
+	}
 
 	// Handle phantom state at the end of the line.
 	// PATCH(pullcept): the wrap is pending once the far edge of the

@@ -13,8 +13,9 @@ const (
 	DefaultTableSize = 4096
 )
 
-// Table is a DEC ANSI transition table.
-var Table = GenerateTransitionTable()
+// PATCH(pullcept): Table (a DEC ANSI transition table) is in table.go, made
+// by ../gen.go from GenerateTransitionTable: data in the binary, not a table
+// every program linking the package built at start-up.
 
 // TransitionTable is a DEC ANSI transition table.
 // https://vt100.net/emu/dec_ansi_parser
