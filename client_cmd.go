@@ -78,7 +78,13 @@ func refuseFromSeat(d dirs.Dirs, what string) error {
 }
 
 // attachTUI is `pullcept`: the screen of the home's server on this terminal.
+// A SIGTERM or SIGHUP (the terminal closed) detaches and puts the terminal
+// back out of raw mode; installed first, as before: RunTerminal's SIGWINCH
+// handler starts the signal package's thread anyway, and this way it starts
+// while the client waits for the server.
 func attachTUI(ctx context.Context) error {
+	ctx, stop := onStopSignal(ctx)
+	defer stop()
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
@@ -205,6 +211,12 @@ func storeClient(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := refuseFromSeat(d, "changing the accounts"); err != nil {
 			return err
 		}
+		// A signal waits until config.json is written (no temporary file
+		// left beside it); nothing here reads ctx. Reading commands keep the
+		// default action: Ctrl-C stops a long topics show at once.
+		var stop context.CancelFunc
+		ctx, stop = onStopSignal(ctx)
+		defer stop()
 	}
 	if err := d.Ensure(); err != nil {
 		return err

@@ -55,6 +55,11 @@ func statusLine(ctx context.Context, body []byte) string {
 	if cmdline == "" {
 		return seat.StatusLineText(body)
 	}
+	// A signal to the hook ends the person's command too (CommandContext
+	// kills it) and the room's line is printed; elsewhere a hook has
+	// nothing to undo and keeps the default action (onStopSignal).
+	ctx, stop := onStopSignal(ctx)
+	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, statusLineTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", cmdline)

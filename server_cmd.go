@@ -108,8 +108,13 @@ func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error)
 	})
 }
 
-// runServer is `pullcept server`.
+// runServer is `pullcept server`. A SIGINT, SIGTERM or SIGHUP stops it as
+// kill-server does (its seats' stop sequence, the socket removed, the
+// home's lock released): from the start, since startApp may already have
+// launched something.
 func runServer(ctx context.Context, stderr io.Writer) error {
+	ctx, stop := onStopSignal(ctx)
+	defer stop()
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
@@ -206,7 +211,12 @@ func trimNL(s string) string {
 // serveForeground is `pullcept serve` with no server running: the engine
 // runs here, with the attach socket open so a `pullcept` can attach, and
 // this process's stdio is its first control client; it ends with stdin.
+// A signal stops it as EOF does (the client of a running server, serve's
+// other case, needs no handler: a signal ends it and the server sees the
+// connection close).
 func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout io.Writer) error {
+	ctx, stop := onStopSignal(ctx)
+	defer stop()
 	a, err := startApp(ctx, d, 0)
 	if err != nil {
 		return err

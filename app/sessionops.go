@@ -603,8 +603,29 @@ func wideRune(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || (r >= 0x3000 && r <= 0x303f) || (r >= 0xff00 && r <= 0xffef)
 }
 
-// uuidRE matches a UUID (topic ids, PTY ids, session ids).
-var uuidRE = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+// uuidRE matches a UUID (topic ids, PTY ids, session ids). It is compiled
+// on first use: compiled at package level it was 70 of this package's 72
+// allocations at every start of every subcommand (docs/performance.md
+// "Start-up").
+var uuidRE = lazyRegexp{expr: `(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`}
+
+// lazyRegexp is a regexp compiled the first time it is used.
+type lazyRegexp struct {
+	expr string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func (l *lazyRegexp) get() *regexp.Regexp {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.expr) })
+	return l.re
+}
+
+func (l *lazyRegexp) MatchString(s string) bool { return l.get().MatchString(s) }
+
+func (l *lazyRegexp) ReplaceAllString(src, repl string) string {
+	return l.get().ReplaceAllString(src, repl)
+}
 
 // scrubIDs cuts the UUIDs out of a text for the room: the ids are in the
 // record (account_session_status).
