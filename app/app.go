@@ -153,7 +153,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.log.Info("room socket listening", "addr", a.sock.Addr())
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
-		OnUsage: a.seatUsage}, accounts)
+		OnUsage: a.seatUsage, OnChange: a.fanChange}, accounts)
 	a.sock.SetHooks(a.seats)
 	var opsNotice string
 	a.ops, opsNotice = newSessionOps(a, filepath.Join(o.Dirs.Data, SessionOperationsFile))
@@ -165,9 +165,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	// Subscribed before Start returns: an event published by the first
 	// operation must reach the stream.
 	sub, seatEvents := a.engine.Subscribe(), a.seats.Subscribe()
-	a.wg.Add(2)
+	a.wg.Add(1)
 	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
-	go func() { defer a.wg.Done(); a.fanChanges(ctx) }()
 	a.startMCP(ctx, o)
 	if o.Accounts == nil {
 		a.watchConfig(ctx)

@@ -141,23 +141,18 @@ func (a *App) WatchSeats() (c <-chan struct{}, stop func()) {
 	}
 }
 
-// fanChanges hands the seat manager's change signal to every watcher.
-func (a *App) fanChanges(ctx context.Context) {
-	for {
+// fanChange hands a change of the seats (a state, a pane's screen) to
+// every watcher, from the goroutine that made it (the seat manager's
+// OnChange): a pane's echo reaches the screens with no goroutine between.
+func (a *App) fanChange() {
+	a.watchMu.Lock()
+	for ch := range a.watchers {
 		select {
-		case <-ctx.Done():
-			return
-		case <-a.seats.Changed():
+		case ch <- struct{}{}:
+		default:
 		}
-		a.watchMu.Lock()
-		for ch := range a.watchers {
-			select {
-			case ch <- struct{}{}:
-			default:
-			}
-		}
-		a.watchMu.Unlock()
 	}
+	a.watchMu.Unlock()
 }
 
 // Running counts the seats that have not ended, by topic (topics without

@@ -89,6 +89,10 @@ type ManagerOptions struct {
 	// codex_usage.go), called from the seat's own goroutine; nil = not
 	// watched.
 	OnUsage func(topic, account string, r UsageReport)
+	// OnChange, when set, is called (it must not block) on every change
+	// of a seat's state or a pane's screen instead of Changed signalling,
+	// from the goroutine that made it.
+	OnChange func()
 }
 
 // Manager runs seats. Its methods are safe for concurrent use.
@@ -224,10 +228,14 @@ func (m *Manager) Subscribe() <-chan Event {
 }
 
 // Changed is signalled (coalesced) when a seat's state or a pane's screen
-// changed.
+// changed, unless ManagerOptions.OnChange takes the changes.
 func (m *Manager) Changed() <-chan struct{} { return m.changed }
 
 func (m *Manager) signal() {
+	if m.o.OnChange != nil {
+		m.o.OnChange()
+		return
+	}
 	select {
 	case m.changed <- struct{}{}:
 	default:
@@ -347,7 +355,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}
 	started := time.Now()
 	// The pane outlives ctx (a command's context): it stops by Stop only.
-	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows})
+	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.signal})
 	if err != nil {
 		l.RemoveRegistration()
 		return fail(err)

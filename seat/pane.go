@@ -88,6 +88,10 @@ type PaneSpec struct {
 	// Grace is how long Stop waits in all before SIGKILL (SIGTERM comes at
 	// half of it); zero means DefaultGrace.
 	Grace time.Duration
+	// OnDirty, when set, is called by the pane's reader each time its
+	// screen changed (it must not block), instead of Dirty signalling: a
+	// key's echo reaches the screen without a goroutine in between.
+	OnDirty func()
 }
 
 // ExitStatus is how a pane's child ended.
@@ -173,6 +177,7 @@ type Pane struct {
 	modes atomic.Uint32
 
 	dirty    chan struct{} // buffered 1: coalesced
+	onDirty  func()        // PaneSpec.OnDirty: called instead of dirty
 	released chan struct{} // buffered 1: unsent input went empty
 
 	inMu      sync.Mutex
@@ -244,6 +249,7 @@ func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
 		emu:      vt.NewSafeEmulator(cols, rows),
 		grace:    grace,
 		dirty:    make(chan struct{}, 1),
+		onDirty:  spec.OnDirty,
 		released: make(chan struct{}, 1),
 		inReady:  make(chan struct{}, 1),
 		stopc:    make(chan struct{}),
@@ -569,7 +575,13 @@ func notifyChan(c chan struct{}) {
 	}
 }
 
-func (p *Pane) markDirty() { notifyChan(p.dirty) }
+func (p *Pane) markDirty() {
+	if p.onDirty != nil {
+		p.onDirty()
+		return
+	}
+	notifyChan(p.dirty)
+}
 
 // Write queues the person's keys for the child's input and never blocks on
 // the child. The unsent-key tracker reads them (see Unsent). It returns

@@ -558,3 +558,29 @@ func BenchmarkPaneThroughput(b *testing.B) {
 	b.ReportMetric(mb/bareTime.Seconds(), "bare-MB/s")
 	b.ReportMetric(bareTime.Seconds()/paneTime.Seconds(), "pane/bare")
 }
+
+// A pane given OnDirty calls it from its reader for every change of the
+// screen, and Dirty stays quiet (the manager then needs no goroutine to
+// forward the change).
+func TestPaneOnDirtyIsCalledInsteadOfDirty(t *testing.T) {
+	changed := make(chan struct{}, 64)
+	p := startPane(t, PaneSpec{Argv: []string{"sh", "-c", "printf 'on dirty'; read x"}, OnDirty: func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	}})
+	deadline := time.After(testWait)
+	for !strings.Contains(p.Render(), "on dirty") {
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("OnDirty was not called for the output; screen %q", p.Render())
+		}
+	}
+	select {
+	case <-p.Dirty():
+		t.Fatal("Dirty signalled with OnDirty set")
+	default:
+	}
+}

@@ -9,6 +9,7 @@ package server
 import (
 	"errors"
 	"os"
+	"runtime"
 
 	"github.com/muesli/cancelreader"
 )
@@ -40,6 +41,11 @@ type terminalReader struct {
 }
 
 func (r *terminalReader) Read(p []byte) (int, error) {
+	// The reader blocks in epoll_wait, a system call that hands its
+	// processor to another thread, which must first be woken to run what
+	// the last read made ready (the key's way to the screen). Yielding
+	// first runs that here, on this processor.
+	runtime.Gosched()
 	n, err := r.CancelReader.Read(p)
 	if n > 0 && r.t.onKey != nil {
 		r.t.onKey()
