@@ -737,6 +737,10 @@ type rowCache struct {
 	// written.
 	screen  string
 	written uint64
+	// marks is the array of the emulator's touched marks cleared at the
+	// last render, of the main screen or (alt) the alternate one.
+	marks **uv.LineData
+	alt   bool
 }
 
 // render is e.Render() (every row rendered by uv.Line.Render, joined by
@@ -749,9 +753,21 @@ func (c *rowCache) render(e *vt.Emulator) string {
 			c.cells[y] = make(uv.Line, w)
 		}
 	}
+	// The emulator marks the rows it changed (uv's touched lines, which its
+	// own renderer draws by); the marks are cleared below, so a row with
+	// none is as last rendered. Any doubt compares every row: another
+	// screen shown, or the marks not the array cleared last time (a reset,
+	// a resize or a synchronized frame drops them, and a new array grows
+	// with the next change).
+	touched, alt := e.Touched(), e.IsAltScreen()
+	known := c.marks != nil && unsafe.SliceData(touched) == c.marks && c.alt == alt && len(touched) == h
 	n := h
 	for y := range h {
 		row, same := c.cells[y], c.valid[y]
+		if known && same && touched[y] == nil {
+			n += len(c.text[y])
+			continue
+		}
 		if live := liveRow(e, y, w); live != nil {
 			// The row as memory: equal bytes are equal cells (the same
 			// strings and colours), so most rows cost one comparison.
@@ -774,6 +790,11 @@ func (c *rowCache) render(e *vt.Emulator) string {
 			c.text[y], c.valid[y] = row.Render(), true
 		}
 		n += len(c.text[y])
+	}
+	clear(touched)
+	c.marks, c.alt = nil, alt
+	if len(touched) == h {
+		c.marks = unsafe.SliceData(touched)
 	}
 	var b strings.Builder
 	b.Grow(n)

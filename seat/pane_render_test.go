@@ -11,7 +11,8 @@ import (
 
 // The row cache renders exactly what the emulator renders, whatever the
 // output did since the last render: text, styles, wide characters, erases,
-// scrolling, the alternate screen and a resize.
+// scrolling, the alternate screen, resets and a resize (it reads only the
+// rows the emulator marked touched, so a change it did not mark fails here).
 func TestRowCacheRendersAsTheEmulator(t *testing.T) {
 	t.Parallel()
 	e := vt.NewEmulator(30, 8)
@@ -27,10 +28,21 @@ func TestRowCacheRendersAsTheEmulator(t *testing.T) {
 	pieces := []string{"plain ", "日本語 ", "\x1b[31m", "\x1b[1;44m", "\x1b[38;5;208m", "\x1b[38;2;1;2;3m", "\x1b[m",
 		"\r\n", "\r", "\x1b[H", "\x1b[3;5H", "\x1b[K", "\x1b[2J", "\x1b[1L", "\x1b[2M", "\x1b[?1049h", "\x1b[?1049l",
 		"e\u0301", "\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\", "\x1b[5@", "\x1b[3P", "\x1b[2S", "\x1b[T",
-		strings.Repeat("w", 35), "\x1b[2;6r", "\x1b[r", "\x1b[7m \x1b[m", "\t"}
-	rnd := rand.New(rand.NewPCG(5, 6))
+		strings.Repeat("w", 35), "\x1b[2;6r", "\x1b[r", "\x1b[7m \x1b[m", "\t",
+		"\x1bc", "\x1bD", "\x1bM", "\x1b[4h", "\x1b[4l", "\x1b(0qx\x1b(B", "\x1b[?7l", "\x1b[?7h",
+		"\x1b[3X", "\x1b[J", "\x1b[1J", "\x1b[2K", "\x1b[1K", "\x1b[?6h", "\x1b[?6l", "\x1b[?1047h", "\x1b[?1047l", "\x1b[3;3r\x1b[4S",
+		"\x1b#8", "\x1b[5b", "\x08\x08", "\x1b[2;10H\x1b[3@\x1b[2P"}
+	for seed := range uint64(4) {
+		rowCacheRounds(t, e, pieces, seed)
+	}
+}
+
+// rowCacheRounds writes random pieces to e and checks the row cache's
+// render against the emulator's after each round.
+func rowCacheRounds(t *testing.T, e *vt.Emulator, pieces []string, seed uint64) {
+	rnd := rand.New(rand.NewPCG(5+seed, 6))
 	var c rowCache
-	for round := range 3000 {
+	for round := range 6000 {
 		for n := rnd.IntN(6); n > 0; n-- {
 			_, _ = e.WriteString(pieces[rnd.IntN(len(pieces))])
 		}
@@ -38,7 +50,7 @@ func TestRowCacheRendersAsTheEmulator(t *testing.T) {
 			e.Resize(20+rnd.IntN(20), 5+rnd.IntN(6))
 		}
 		if got, want := c.render(e), e.Render(); got != want {
-			t.Fatalf("round %d: the row cache rendered\n%q\nthe emulator\n%q", round, got, want)
+			t.Fatalf("seed %d round %d: the row cache rendered\n%q\nthe emulator\n%q", seed, round, got, want)
 		}
 	}
 }
