@@ -374,44 +374,48 @@ func (f *fixture) attachScreen(cols, rows, pid int) *screen {
 		<-s.gone
 		s.emu.Close()
 	})
-	go func() {
-		defer close(s.gone)
-		for {
-			typ, b, err := conn.Read()
-			if err != nil {
-				return
-			}
-			switch typ {
-			case attach.FrameOutput:
-				s.relayed.Add(1)
-				if tap := s.tap.Load(); tap != nil {
-					(*tap)(b)
-				}
-				// The client's tty keeps output processing on (ONLCR):
-				// the screen's "\n" reaches the terminal as "\r\n".
-				b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
-				s.mu.Lock()
-				_, _ = s.emu.Write(b)
-				s.mu.Unlock()
-				select {
-				case s.changed <- struct{}{}:
-				default:
-				}
-			case attach.FrameExec:
-				var x attach.Exec
-				if err := json.Unmarshal(b, &x); err != nil {
-					f.t.Errorf("bad Exec frame %q: %v", b, err)
-				}
-				s.execs <- x
-			case attach.FrameExit:
-				var e attach.Exit
-				_ = json.Unmarshal(b, &e)
-				s.exit <- e
-				return
-			}
-		}
-	}()
+	go s.readFrames()
 	return s
+}
+
+// readFrames reads the server's frames until Exit: Output goes through
+// the emulator, Exec and Exit to their channels.
+func (s *screen) readFrames() {
+	defer close(s.gone)
+	for {
+		typ, b, err := s.conn.Read()
+		if err != nil {
+			return
+		}
+		switch typ {
+		case attach.FrameOutput:
+			s.relayed.Add(1)
+			if tap := s.tap.Load(); tap != nil {
+				(*tap)(b)
+			}
+			// The client's tty keeps output processing on (ONLCR):
+			// the screen's "\n" reaches the terminal as "\r\n".
+			b = bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+			s.mu.Lock()
+			_, _ = s.emu.Write(b)
+			s.mu.Unlock()
+			select {
+			case s.changed <- struct{}{}:
+			default:
+			}
+		case attach.FrameExec:
+			var x attach.Exec
+			if err := json.Unmarshal(b, &x); err != nil {
+				s.t.Errorf("bad Exec frame %q: %v", b, err)
+			}
+			s.execs <- x
+		case attach.FrameExit:
+			var e attach.Exit
+			_ = json.Unmarshal(b, &e)
+			s.exit <- e
+			return
+		}
+	}
 }
 
 func (s *screen) text() string {

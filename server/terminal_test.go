@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,28 +77,7 @@ func (f *fixture) attachTerminal(cols, rows, pid int) (*screen, *os.File) {
 			}
 		}
 	}()
-	go func() {
-		defer close(s.gone)
-		for {
-			typ, b, err := conn.Read()
-			if err != nil {
-				return
-			}
-			switch typ {
-			case attach.FrameOutput:
-				s.relayed.Add(1)
-			case attach.FrameExec:
-				var x attach.Exec
-				_ = json.Unmarshal(b, &x)
-				s.execs <- x
-			case attach.FrameExit:
-				var e attach.Exit
-				_ = json.Unmarshal(b, &e)
-				s.exit <- e
-				return
-			}
-		}
-	}()
+	go s.readFrames()
 	return s, tty
 }
 
