@@ -148,3 +148,26 @@ func TestScreenOnThePassedTerminal(t *testing.T) {
 		t.Errorf("%d Output frames crossed the socket", n)
 	}
 }
+
+// A passed terminal that hangs up (the SSH connection dropped: its other
+// side closed) detaches the screen, and the server keeps no copy of it.
+func TestScreenOnAPassedTerminalThatHangsUp(t *testing.T) {
+	f := startServer(t, setup{})
+	s, tty := f.attachTerminal(80, 24, 5402)
+	s.ready()
+	before := openCopies(t, tty.Name())
+	if before < 3 {
+		t.Fatalf("%d descriptors on %s: the server holds none of its own", before, tty.Name())
+	}
+	s.master.Close()
+	select {
+	case e := <-s.exit:
+		if !e.Detached {
+			t.Errorf("a hung-up terminal ended the session with %+v, want a detach", e)
+		}
+	case <-s.gone:
+	case <-time.After(wait):
+		t.Fatal("the screen went on after its terminal hung up")
+	}
+	eventually(t, "the server closes its copies of the terminal", func() bool { return openCopies(t, tty.Name()) <= before-2 })
+}
