@@ -77,7 +77,7 @@ type App struct {
 
 	reloadMu sync.Mutex // one reload of config.json at a time
 	watchMu  sync.Mutex
-	watchers map[chan struct{}]struct{}
+	watchers map[chan struct{}]chan struct{} // states → output (nil: not watched)
 
 	closeLog func()
 	unlock   func()
@@ -95,7 +95,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -153,7 +153,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.log.Info("room socket listening", "addr", a.sock.Addr())
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
-		OnUsage: a.seatUsage, OnChange: a.fanChange}, accounts)
+		OnUsage: a.seatUsage, OnChange: a.fanChange, OnOutput: a.fanOutput}, accounts)
 	a.sock.SetHooks(a.seats)
 	var opsNotice string
 	a.ops, opsNotice = newSessionOps(a, filepath.Join(o.Dirs.Data, SessionOperationsFile))

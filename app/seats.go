@@ -125,34 +125,65 @@ func (a *App) Pane(topic, account string) (*seat.Pane, error) {
 	return p, nil
 }
 
-// WatchSeats is signalled (coalesced) when a seat's state or a pane's
-// screen changed: a screen redraws at its frame rate. Every watcher gets
-// every change (several terminals attached to one server each redraw);
-// stop ends the watch.
-func (a *App) WatchSeats() (c <-chan struct{}, stop func()) {
+// WatchSeats is signalled (coalesced) when a seat's state changed (a seat
+// started, ended, its activity or holds moved): not for a pane's output.
+// Every watcher gets every change; stop ends the watch.
+func (a *App) WatchSeats() (states <-chan struct{}, stop func()) {
+	states, _, stop = a.watch(false)
+	return states, stop
+}
+
+// WatchSeatsAndOutput is WatchSeats and, on output, a signal (coalesced)
+// each time a pane's screen changed: a screen redraws its panes for it
+// without reading the seats again.
+func (a *App) WatchSeatsAndOutput() (states, output <-chan struct{}, stop func()) {
+	return a.watch(true)
+}
+
+func (a *App) watch(output bool) (<-chan struct{}, <-chan struct{}, func()) {
 	ch := make(chan struct{}, 1)
+	var out chan struct{}
+	if output {
+		out = make(chan struct{}, 1)
+	}
 	a.watchMu.Lock()
-	a.watchers[ch] = struct{}{}
+	a.watchers[ch] = out
 	a.watchMu.Unlock()
-	return ch, func() {
+	return ch, out, func() {
 		a.watchMu.Lock()
 		delete(a.watchers, ch)
 		a.watchMu.Unlock()
 	}
 }
 
-// fanChange hands a change of the seats (a state, a pane's screen) to
-// every watcher, from the goroutine that made it (the seat manager's
-// OnChange): a pane's echo reaches the screens with no goroutine between.
+// fanChange hands a change of a seat's state to every watcher, from the
+// goroutine that made it (the seat manager's OnChange).
 func (a *App) fanChange() {
 	a.watchMu.Lock()
 	for ch := range a.watchers {
-		select {
-		case ch <- struct{}{}:
-		default:
+		notify(ch)
+	}
+	a.watchMu.Unlock()
+}
+
+// fanOutput hands a change of a pane's screen to the watchers of output,
+// from the pane's reader (OnOutput): a key's echo reaches the screens with
+// no goroutine between.
+func (a *App) fanOutput() {
+	a.watchMu.Lock()
+	for _, out := range a.watchers {
+		if out != nil {
+			notify(out)
 		}
 	}
 	a.watchMu.Unlock()
+}
+
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
 }
 
 // Running counts the seats that have not ended, by topic (topics without

@@ -90,9 +90,10 @@ type ManagerOptions struct {
 	// watched.
 	OnUsage func(topic, account string, r UsageReport)
 	// OnChange, when set, is called (it must not block) on every change
-	// of a seat's state or a pane's screen instead of Changed signalling,
-	// from the goroutine that made it.
-	OnChange func()
+	// of a seat's state instead of Changed signalling, from the goroutine
+	// that made it; OnOutput the same for a change of a pane's screen (nil:
+	// those go to OnChange, or Changed).
+	OnChange, OnOutput func()
 }
 
 // Manager runs seats. Its methods are safe for concurrent use.
@@ -231,6 +232,15 @@ func (m *Manager) Subscribe() <-chan Event {
 // changed, unless ManagerOptions.OnChange takes the changes.
 func (m *Manager) Changed() <-chan struct{} { return m.changed }
 
+// output is a change of a pane's screen.
+func (m *Manager) output() {
+	if m.o.OnOutput != nil {
+		m.o.OnOutput()
+		return
+	}
+	m.signal()
+}
+
 func (m *Manager) signal() {
 	if m.o.OnChange != nil {
 		m.o.OnChange()
@@ -355,7 +365,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}
 	started := time.Now()
 	// The pane outlives ctx (a command's context): it stops by Stop only.
-	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.signal})
+	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.output})
 	if err != nil {
 		l.RemoveRegistration()
 		return fail(err)

@@ -78,7 +78,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		}
 	}()
 
-	changes, stopWatch := s.a.WatchSeats()
+	changes, output, stopWatch := s.a.WatchSeatsAndOutput()
 	defer stopWatch()
 	env := c.hello.Env
 	prefix := s.o.Prefix
@@ -145,7 +145,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		},
 	}
 	if len(s.a.Accounts()) > 0 {
-		o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes}
+		o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output}
 	}
 	err := tui.Run(runCtx, o)
 	pmu.Lock()

@@ -21,6 +21,7 @@ type clientSeats struct {
 	z       *sizes
 	c       *client
 	changed <-chan struct{}
+	output  <-chan struct{}
 }
 
 func (t clientSeats) Accounts() []tui.Account {
@@ -63,6 +64,7 @@ func (t clientSeats) Restart(topic, account string) error {
 
 func (t clientSeats) Release(topic, account string) error { return t.a.ReleaseSeat(topic, account) }
 func (t clientSeats) Changed() <-chan struct{}            { return t.changed }
+func (t clientSeats) Output() <-chan struct{}             { return t.output }
 
 // clientPane is a seat's pane on one client's screen: its input modes, and
 // its size asked through the sizes.

@@ -22,10 +22,22 @@ import (
 // Exec and Exit.
 func (f *fixture) attachTerminal(cols, rows, pid int) (*screen, *os.File) {
 	f.t.Helper()
-	master, tty, err := pty.Open()
+	ptmx, tty, err := pty.Open()
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	// The master on Go's poller (creack/pty leaves it blocking), so that
+	// closing it ends the test's read of it at once and hangs the
+	// terminal up.
+	mfd, err := unix.Dup(int(ptmx.Fd()))
+	if err == nil {
+		err = unix.SetNonblock(mfd, true)
+	}
+	ptmx.Close()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	master := os.NewFile(uintptr(mfd), "ptmx")
 	f.t.Cleanup(func() { master.Close(); tty.Close() })
 	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)}); err != nil {
 		f.t.Fatal(err)

@@ -21,7 +21,9 @@ type (
 	roomEventMsg    struct{ ev app.RoomEvent }
 	appEventMsg     struct{ ev app.Event }
 	seatsChangedMsg struct{}
-	pageMsg         struct {
+	// paneOutputMsg: a pane's screen changed, no seat's state did.
+	paneOutputMsg struct{}
+	pageMsg       struct {
 		topic string
 		page  app.Page
 		err   error
@@ -525,6 +527,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case mcpDoneMsg:
 		return m.mcpDone(msg)
+	case paneOutputMsg:
+		m.panesDirty, m.panesOnly = true, true
 	case seatsChangedMsg:
 		seats, accounts, running, usage := m.seatList, m.accounts, m.running, m.usage
 		m.refreshSeats()

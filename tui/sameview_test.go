@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -76,5 +78,57 @@ func TestPaneOutputKeepsTheOtherRectangles(t *testing.T) {
 	hs.send(seatsChangedMsg{})
 	if got := hs.screen(); hs.m.drawn.others == others || !strings.Contains(got, "exit status 3") {
 		t.Fatalf("a seat that ended was not drawn:\n%s", got)
+	}
+}
+
+// A pane's output alone (paneOutputMsg) redraws the pane without reading
+// the seats again; the other rectangles are kept.
+func TestPaneOutputDrawsWithoutReadingTheSeats(t *testing.T) {
+	seats := newFakeSeats()
+	hs := newHarness(t, seats, 100, 30)
+	ps := withPanes(hs, seats, "Lin")
+	hs.screen()
+	others := hs.m.drawn.others
+	// A seat changed without its signal: an output message must not show it.
+	seats.seats[hs.m.topic][0].State = StateExited
+	seats.seats[hs.m.topic][0].Exit = "exit status 9"
+	ps[0].mu.Lock()
+	ps[0].lines = []string{"output alone"}
+	ps[0].mu.Unlock()
+	hs.send(paneOutputMsg{})
+	got := hs.screen()
+	if !strings.Contains(got, "output alone") || strings.Contains(got, "exit status 9") || hs.m.drawn.others != others {
+		t.Fatalf("pane output: the seats were read again or the pane not drawn:\n%s", got)
+	}
+	hs.send(seatsChangedMsg{})
+	if got := hs.screen(); !strings.Contains(got, "exit status 9") {
+		t.Fatalf("the seats' change was not drawn:\n%s", got)
+	}
+}
+
+// forwardChanges sends a pane's output alone as paneOutputMsg and a state
+// change (with or without output) as seatsChangedMsg.
+func TestForwardChangesTellsOutputFromStates(t *testing.T) {
+	c, out := make(chan struct{}, 1), make(chan struct{}, 1)
+	msgs := make(chan tea.Msg, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go forwardChanges(ctx, c, out, time.Millisecond, func(m tea.Msg) { msgs <- m })
+	next := func() tea.Msg {
+		select {
+		case m := <-msgs:
+			return m
+		case <-time.After(5 * time.Second):
+			t.Fatal("no message")
+			return nil
+		}
+	}
+	out <- struct{}{}
+	if m := next(); m != (paneOutputMsg{}) {
+		t.Fatalf("output alone: %T", m)
+	}
+	c <- struct{}{}
+	if m := next(); m != (seatsChangedMsg{}) {
+		t.Fatalf("a state change: %T", m)
 	}
 }

@@ -107,9 +107,17 @@ type Seats interface {
 	Restart(topic, account string) error
 	// Release ends the holds of a seat on the person's word.
 	Release(topic, account string) error
-	// Changed is signalled when the seat list or a state changes or any
-	// pane has new output. The screen coalesces it to its frame rate.
+	// Changed is signalled when the seat list or a state changes, and
+	// also when any pane has new output unless the Seats is an
+	// OutputSeats. The screen coalesces it to its frame rate.
 	Changed() <-chan struct{}
+}
+
+// OutputSeats is Seats that signals a pane's new output apart from
+// Changed: the screen then redraws the panes without reading the seats
+// again.
+type OutputSeats interface {
+	Output() <-chan struct{}
 }
 
 // Backend is the run the screen shows (*app.App): the screen calls no
@@ -250,7 +258,11 @@ func Run(ctx context.Context, o Options) error {
 	wg.Go(func() { q.run(ctx) })
 	wg.Go(func() { forwardEvents(ctx, events, p.Send) })
 	if o.Seats != nil {
-		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), time.Second/time.Duration(o.FPS), p.Send) })
+		var output <-chan struct{}
+		if out, ok := o.Seats.(OutputSeats); ok {
+			output = out.Output()
+		}
+		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), output, time.Second/time.Duration(o.FPS), p.Send) })
 	}
 	_, err = p.Run()
 	cancel()
@@ -288,12 +300,16 @@ func forwardEvents(ctx context.Context, events <-chan app.Event, send func(tea.M
 }
 
 // forwardChanges turns the seats' change signals into at most one message
-// per frame interval, and none while nothing changes (no ticking).
-func forwardChanges(ctx context.Context, c <-chan struct{}, frame time.Duration, send func(tea.Msg)) {
+// per frame interval, and none while nothing changes (no ticking): a
+// state change (c) as seatsChangedMsg, a pane's output alone as
+// paneOutputMsg; a state change waiting wins, since its message redraws
+// the panes too.
+func forwardChanges(ctx context.Context, c, output <-chan struct{}, frame time.Duration, send func(tea.Msg)) {
 	if c == nil {
 		return
 	}
 	for {
+		var msg tea.Msg = seatsChangedMsg{}
 		select {
 		case <-ctx.Done():
 			return
@@ -301,8 +317,20 @@ func forwardChanges(ctx context.Context, c <-chan struct{}, frame time.Duration,
 			if !ok {
 				return
 			}
+		case <-output:
+			select {
+			case <-c:
+			default:
+				msg = paneOutputMsg{}
+			}
 		}
-		send(seatsChangedMsg{})
+		if _, ok := msg.(seatsChangedMsg); ok {
+			select { // the output since is drawn by this message too
+			case <-output:
+			default:
+			}
+		}
+		send(msg)
 		t := time.NewTimer(frame)
 		select {
 		case <-ctx.Done():
