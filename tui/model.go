@@ -462,6 +462,19 @@ func (m *model) roomCtx() roomCtx {
 	return c
 }
 
+// presize lays the screen out for a terminal of w x h known before the
+// program starts (the server's screens: the client said its size), so the
+// first frame is the whole screen. Otherwise the first frame went out
+// empty, and the screen then waited for the end of the frame interval
+// that empty frame had started (36 ms of an attach's 48).
+func (m *model) presize(w, h int) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	m.w, m.h = w, h
+	_ = m.sync() // nothing is loaded yet: no command to run
+}
+
 // Update is the one place the model changes.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status

@@ -7,6 +7,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pullcept/room"
+	"pullcept/topicstore"
 )
 
 // A key typed into a pane changes nothing on screen until its echo comes
@@ -130,5 +134,26 @@ func TestForwardChangesTellsOutputFromStates(t *testing.T) {
 	c <- struct{}{}
 	if m := next(); m != (seatsChangedMsg{}) {
 		t.Fatalf("a state change: %T", m)
+	}
+}
+
+// A screen whose size is known before the program starts draws the whole
+// screen in its first frame, before any message.
+func TestFirstFrameIsTheWholeScreen(t *testing.T) {
+	st, err := topicstore.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := room.New(room.Config{Log: st, PersonName: "you"})
+	m, err := newModel(Options{App: &testBackend{eng: eng, store: st}}, func(f func()) { f() })
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.presize(100, 30)
+	got := ansi.Strip(m.View().Content)
+	for _, want := range []string{"Topics", "Participants", "say something to the room"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the first frame lacks %q:\n%s", want, got)
+		}
 	}
 }

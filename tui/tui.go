@@ -227,6 +227,7 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
+	m.presize(o.Width, o.Height)
 	events, unsubscribe := o.App.Events()
 	m.subscribed = true
 
