@@ -495,32 +495,16 @@ func Load(path string) File {
 	}
 	f.Exists = true
 	if err != nil {
-		f.Errors = []error{&FieldError{File: path, Reason: "cannot read: " + errText(err)}}
+		f.Errors = []error{&FieldError{File: path, Reason: "cannot read: " + safefile.ErrText(err)}}
 		return f
 	}
 	f.Entries, f.Errors = Parse(path, data)
-	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o077 != 0 && hasEnv(f.Entries) {
-		f.Errors = append(f.Errors, &FieldError{File: path,
-			Reason: fmt.Sprintf("holds env values but is readable by others (mode %04o); run chmod 600 on it", info.Mode().Perm())})
-	}
-	return f
-}
-
-func hasEnv(es []Entry) bool {
-	for _, e := range es {
-		if len(e.Env) > 0 {
-			return true
+	if slices.ContainsFunc(f.Entries, func(e Entry) bool { return len(e.Env) > 0 }) {
+		if why := safefile.ReadableByOthers(path); why != "" {
+			f.Errors = append(f.Errors, &FieldError{File: path, Reason: why})
 		}
 	}
-	return false
-}
-
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return f
 }
 
 // entryJSON is an entry as the file holds it, indented for a member at
@@ -560,7 +544,7 @@ func AddEntry(path string, e Entry) error {
 		return writeFile(path, fresh([]Entry{e}))
 	}
 	if err != nil {
-		return fmt.Errorf("%s: cannot read: %s", path, errText(err))
+		return fmt.Errorf("%s: cannot read: %s", path, safefile.ErrText(err))
 	}
 	d, err := parseDoc(data)
 	if err != nil {
@@ -644,7 +628,7 @@ func RemoveEntry(path, name string) error {
 		return fmt.Errorf("%w: %s does not exist", ErrNoEntry, path)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: cannot read: %s", path, errText(err))
+		return fmt.Errorf("%s: cannot read: %s", path, safefile.ErrText(err))
 	}
 	d, err := parseDoc(data)
 	if err != nil {

@@ -204,7 +204,7 @@ func Load(path string) (Config, []error) {
 		return cfg, nil
 	}
 	if err != nil {
-		return cfg, []error{&ConfigError{File: path, Index: -1, Reason: "cannot read: " + errText(err)}}
+		return cfg, []error{&ConfigError{File: path, Index: -1, Reason: "cannot read: " + safefile.ErrText(err)}}
 	}
 	cfg.Exists = true
 	doc, err := parseDoc(data)
@@ -237,29 +237,12 @@ func Load(path string) (Config, []error) {
 		seen[a.ID] = i
 		cfg.Accounts = append(cfg.Accounts, a)
 	}
-	if info, err := os.Stat(path); err == nil && info.Mode().Perm()&0o077 != 0 && hasEnv(cfg.Accounts) {
-		errs = append(errs, &ConfigError{File: path, Index: -1,
-			Reason: fmt.Sprintf("holds env values but is readable by others (mode %04o); run chmod 600 on it", info.Mode().Perm())})
-	}
-	return cfg, errs
-}
-
-func hasEnv(as []Account) bool {
-	for _, a := range as {
-		if len(a.Env) > 0 {
-			return true
+	if slices.ContainsFunc(cfg.Accounts, func(a Account) bool { return len(a.Env) > 0 }) {
+		if why := safefile.ReadableByOthers(path); why != "" {
+			errs = append(errs, &ConfigError{File: path, Index: -1, Reason: why})
 		}
 	}
-	return false
-}
-
-// errText is err's text without the path os errors repeat.
-func errText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return cfg, errs
 }
 
 // problem is one finding about one entry.
@@ -647,7 +630,7 @@ func LoadOrDetect(path string, lookPath func(string) (string, error)) (cfg Confi
 	}
 	created, err := createConfig(path, data)
 	if err != nil {
-		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + errText(err)}}
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + safefile.ErrText(err)}}
 	}
 	cfg, errs = Load(path)
 	if !created {
@@ -786,7 +769,7 @@ func readDoc(path string) (*configDoc, error) {
 		return &configDoc{vals: map[string]json.RawMessage{}}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read: %s", path, errText(err))
+		return nil, fmt.Errorf("%s: cannot read: %s", path, safefile.ErrText(err))
 	}
 	doc, err := parseDoc(data)
 	if err != nil {
