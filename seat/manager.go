@@ -365,7 +365,8 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}
 	started := time.Now()
 	// The pane outlives ctx (a command's context): it stops by Stop only.
-	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.output})
+	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.output,
+		OnFault: func(err error) { m.o.Log.Error("seat pane", "topic", topic, "account", acc.ID, "err", err) }})
 	if err != nil {
 		l.RemoveRegistration()
 		return fail(err)

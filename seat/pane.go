@@ -92,6 +92,10 @@ type PaneSpec struct {
 	// screen changed (it must not block), instead of Dirty signalling: a
 	// key's echo reaches the screen without a goroutine in between.
 	OnDirty func()
+	// OnFault, when set, is told when the emulator failed on the CLI's
+	// output (a panic, recovered: the pane's screen is reset and the
+	// server and every other session go on). It must not block.
+	OnFault func(error)
 }
 
 // ExitStatus is how a pane's child ended.
@@ -178,6 +182,7 @@ type Pane struct {
 
 	dirty    chan struct{} // buffered 1: coalesced
 	onDirty  func()        // PaneSpec.OnDirty: called instead of dirty
+	onFault  func(error)   // PaneSpec.OnFault
 	released chan struct{} // buffered 1: unsent input went empty
 
 	inMu      sync.Mutex
@@ -250,6 +255,7 @@ func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
 		grace:    grace,
 		dirty:    make(chan struct{}, 1),
 		onDirty:  spec.OnDirty,
+		onFault:  spec.OnFault,
 		released: make(chan struct{}, 1),
 		inReady:  make(chan struct{}, 1),
 		stopc:    make(chan struct{}),
@@ -392,6 +398,7 @@ func (p *Pane) readLoop() {
 		}
 	}()
 	buf := make([]byte, 64*1024)
+	write := func(b []byte) { _, _ = p.emu.Write(b) }
 	for {
 		n, err := p.pty.Read(buf)
 		if n > 0 {
@@ -399,7 +406,7 @@ func (p *Pane) readLoop() {
 			p.emuMu.Lock()
 			p.written++
 			seq0, _, held0 := p.emu.FrameHeld()
-			_, _ = p.emu.Write(buf[:n])
+			fault := p.feed(write, buf[:n])
 			seq, until, held := p.emu.FrameHeld()
 			p.emuMu.Unlock()
 			// While one synchronized frame stays open the screen shown does
@@ -408,6 +415,9 @@ func (p *Pane) readLoop() {
 				p.markDirty()
 			}
 			p.watchFrame(held, until)
+			if fault != nil && p.onFault != nil {
+				p.onFault(fault)
+			}
 		}
 		if err != nil {
 			// EIO once the child side is closed is end of file, as are
@@ -415,6 +425,24 @@ func (p *Pane) readLoop() {
 			return
 		}
 	}
+}
+
+// feed writes the CLI's output b into the emulator with write. An emulator
+// bug reached by some output must not end the server and every session:
+// a panic is recovered, the screen reset (RIS, itself guarded) and
+// returned as the fault.
+func (p *Pane) feed(write func([]byte), b []byte) (fault error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fault = fmt.Errorf("the terminal emulator failed on the output (%v); the pane's screen was reset", r)
+			func() {
+				defer func() { _ = recover() }()
+				write([]byte("\x1bc"))
+			}()
+		}
+	}()
+	write(b)
+	return nil
 }
 
 // watchFrame arms a timer for the end of a held frame's hold, which no
