@@ -462,6 +462,10 @@ func (b *Buffer) InsertLine(y, n int, c *Cell) {
 // rectangle's horizontal bounds are affected. Lines are pushed out of the
 // rectangle bounds and lost. This follows terminal [ansi.IL] behavior.
 func (b *Buffer) InsertLineArea(y, n int, c *Cell, area Rectangle) {
+	// PATCH(pullcept): only the part of area on the buffer is edited, as
+	// DeleteCellArea and FillArea do; an area past the buffer indexed rows
+	// or cells that are not there and panicked.
+	area = area.Intersect(b.Bounds())
 	if n <= 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() {
 		return
 	}
@@ -493,6 +497,7 @@ func (b *Buffer) InsertLineArea(y, n int, c *Cell, area Rectangle) {
 // new blank lines are created at the bottom. This follows terminal [ansi.DL]
 // behavior.
 func (b *Buffer) DeleteLineArea(y, n int, c *Cell, area Rectangle) {
+	area = area.Intersect(b.Bounds()) // PATCH(pullcept): see InsertLineArea
 	if n <= 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() {
 		return
 	}
@@ -538,6 +543,7 @@ func (b *Buffer) InsertCell(x, y, n int, c *Cell) {
 // optional cell, within the rectangle bounds. Only cells within the
 // rectangle's bounds are affected, following terminal [ansi.ICH] behavior.
 func (b *Buffer) InsertCellArea(x, y, n int, c *Cell, area Rectangle) {
+	area = area.Intersect(b.Bounds()) // PATCH(pullcept): see InsertLineArea
 	if n <= 0 || y < area.Min.Y || y >= area.Max.Y || y >= b.Height() ||
 		x < area.Min.X || x >= area.Max.X || x >= b.Width() {
 		return

@@ -12,7 +12,9 @@ func (e *Emulator) nextTab(n int) {
 	scroll := e.scr.ScrollRegion()
 	for range n {
 		ts := e.tabstops.Next(x)
-		if ts < x {
+		// PATCH(pullcept): stop once there is no stop further on (the last
+		// column): CSI 999999999 I went round 10^9 times, 4 s.
+		if ts <= x {
 			break
 		}
 		x = ts
@@ -41,7 +43,7 @@ func (e *Emulator) prevTab(n int) {
 
 	for range n {
 		ts := e.tabstops.Prev(x)
-		if ts > x {
+		if ts >= x { // PATCH(pullcept): as in nextTab
 			break
 		}
 		x = ts
@@ -107,6 +109,16 @@ func (e *Emulator) repeatPreviousCharacter(n int) {
 	if e.lastChar == 0 {
 		return
 	}
+	// PATCH(pullcept): at most to the end of the line, as tmux: one CSI
+	// 999999999 b printed 10^9 characters (minutes, the pane locked). xterm
+	// repeats all of them, wrapping; programs send REP for runs within a
+	// line (ncurses' rep).
+	x, _ := e.scr.CursorPosition()
+	left := e.scr.Width() - x
+	if e.atPhantom {
+		left = 0
+	}
+	n = min(n, left)
 	for range n {
 		e.handlePrint(e.lastChar)
 	}

@@ -76,6 +76,15 @@ func (e *Emulator) setMode(mode ansi.Mode, setting ansi.ModeSetting) {
 	switch mode {
 	case ansi.ModeAutoWrap: // PATCH(pullcept): kept in a field for printing (patch_fastpath.go)
 		e.awm = setting.IsSet()
+	case ansi.ModeLeftRightMargin:
+		// PATCH(pullcept): the left and right margins last only while DECLRMM
+		// is set, as in xterm (reset_lr_margins); upstream kept them, so ICH,
+		// DCH, IL, DL and scrolling went on keeping to columns no longer set.
+		if !setting.IsSet() {
+			for i := range e.scrs {
+				e.scrs[i].setHorizontalMargins(0, e.scrs[0].Width())
+			}
+		}
 	case ansi.ModeTextCursorEnable:
 		e.scr.setCursorHidden(!setting.IsSet())
 	case ansi.ModeAltScreen:

@@ -11,6 +11,10 @@ func (e *Emulator) eraseCharacter(n int) {
 		n = 1
 	}
 	x, y := e.scr.CursorPosition()
+	// PATCH(pullcept): no further than the end of the line, as xterm and
+	// tmux: FillArea visits every column of its area, so CSI 999999999 X
+	// took 4 s.
+	n = min(n, e.scr.Width()-x)
 	rect := uv.Rect(x, y, n, 1)
 	e.scr.FillArea(e.scr.blankCell(), rect)
 	e.atPhantom = false

@@ -299,6 +299,7 @@ func (e *Emulator) Resize(width int, height int) {
 	e.tabstops = uv.DefaultTabStops(width)
 
 	e.setCursor(x, y)
+	e.clampHiddenCursor(width, height) // PATCH(pullcept): patch_bounds.go
 
 	if e.isModeSet(ansi.ModeInBandResize) {
 		_, _ = io.WriteString(e.pw, ansi.InBandResize(e.Height(), e.Width(), 0, 0))

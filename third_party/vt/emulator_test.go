@@ -418,7 +418,9 @@ var cases = []struct {
 	},
 	{
 		name: "CUP Relative to Origin",
-		w:    10, h: 2,
+		// PATCH(pullcept): 3 rows, not 2: rows 2-3 of a 2-row screen are no
+		// region (xterm and tmux ignore it, as this copy does since change 15).
+		w: 10, h: 3,
 		input: []string{
 			"\x1b[1;1H", // move to top-left
 			"\x1b[2J",   // clear screen
@@ -430,12 +432,13 @@ var cases = []struct {
 		want: []string{
 			"          ",
 			"X         ",
+			"          ",
 		},
 		pos: uv.Pos(1, 1),
 	},
 	{
 		name: "CUP Relative to Origin with Margins",
-		w:    10, h: 2,
+		w:    10, h: 3, // PATCH(pullcept): as above
 		input: []string{
 			"\x1b[1;1H", // move to top-left
 			"\x1b[2J",   // clear screen
@@ -449,6 +452,7 @@ var cases = []struct {
 		want: []string{
 			"          ",
 			"  X       ",
+			"          ",
 		},
 		pos: uv.Pos(3, 1),
 	},
@@ -635,7 +639,9 @@ var cases = []struct {
 	},
 	{
 		name: "DL Cursor Outside Scroll Region",
-		w:    8, h: 3,
+		// PATCH(pullcept): 4 rows, not 3: rows 3-4 of a 3-row screen are no
+		// region (ignored since change 15, as in xterm and tmux).
+		w: 8, h: 4,
 		input: []string{
 			"\x1b[1;1H", // move to top-left
 			"\x1b[2J",   // clear screen
@@ -650,6 +656,7 @@ var cases = []struct {
 			"ABC     ",
 			"DEF     ",
 			"GHI     ",
+			"        ",
 		},
 		pos: uv.Pos(1, 1),
 	},
@@ -720,7 +727,9 @@ var cases = []struct {
 	},
 	{
 		name: "IL Cursor Outside Scroll Region",
-		w:    8, h: 3,
+		// PATCH(pullcept): 4 rows, not 3: rows 3-4 of a 3-row screen are no
+		// region (ignored since change 15, as in xterm and tmux).
+		w: 8, h: 4,
 		input: []string{
 			"\x1b[1;1H", // move to top-left
 			"\x1b[2J",   // clear screen
@@ -735,6 +744,7 @@ var cases = []struct {
 			"ABC     ",
 			"DEF     ",
 			"GHI     ",
+			"        ",
 		},
 		pos: uv.Pos(1, 1),
 	},

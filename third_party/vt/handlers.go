@@ -873,7 +873,10 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 		height := e.Height()
 		bottom, _ := e.parser.Param(1, height)
-		if bottom < 1 {
+		// PATCH(pullcept): a bottom past the screen is its last row, as
+		// xterm and tmux do; upstream kept it, so the region and the cursor
+		// could leave the screen (patch_bounds.go).
+		if bottom < 1 || bottom > height {
 			bottom = height
 		}
 
@@ -906,7 +909,8 @@ func (e *Emulator) registerDefaultCsiHandlers() {
 
 			width := e.Width()
 			right, _, _ := params.Param(1, width)
-			if right < 1 {
+			// PATCH(pullcept): clamped as DECSTBM's bottom (patch_bounds.go).
+			if right < 1 || right > width {
 				right = width
 			}
 

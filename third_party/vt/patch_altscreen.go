@@ -13,8 +13,9 @@ import uv "github.com/charmbracelet/ultraviolet"
 
 // clampedArea: insertLineArea and deleteLineArea (IL, DL, SU, SD, a line
 // feed at the bottom margin) work on the part of the scroll region that is
-// on the screen. DECSTBM and DECSLRM do not clamp their margins (upstream),
-// so `ESC[2;100r` on a 5-row screen gives a region past the screen; the
+// on the screen. DECSTBM and DECSLRM did not clamp their margins (upstream;
+// since change 15 they do, patch_bounds.go, and this is a second guard),
+// so `ESC[2;100r` on a 5-row screen gave a region past the screen; the
 // rotation sliced the line slice up to the region's bottom, which reads the
 // slice's capacity: rows a larger size left hidden (shown again by DL) on a
 // screen made larger and resized, a panic on one never resized. The

@@ -233,6 +233,10 @@ func (s *Screen) SaveCursor() {
 func (s *Screen) RestoreCursor() {
 	old := s.cur.Position
 	s.cur = s.saved
+	// PATCH(pullcept): a position saved before the screen got smaller is
+	// clamped to it, as xterm and tmux do (patch_bounds.go).
+	s.cur.X = ordered.Clamp(s.cur.X, 0, s.buf.Width()-1)
+	s.cur.Y = ordered.Clamp(s.cur.Y, 0, s.buf.Height()-1)
 
 	if s.cb.CursorPosition != nil && (old.X != s.cur.X || old.Y != s.cur.Y) {
 		s.cb.CursorPosition(old, s.cur.Position)
@@ -286,7 +290,7 @@ func (s *Screen) InsertCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.buf.InsertCellArea(x, y, n, s.blankCell(), s.columnMargins()) // PATCH(pullcept)
 }
 
 // DeleteCell deletes n cells at the cursor position moving cells to the left.
@@ -297,7 +301,7 @@ func (s *Screen) DeleteCell(n int) {
 	}
 
 	x, y := s.cur.X, s.cur.Y
-	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.scroll)
+	s.buf.DeleteCellArea(x, y, n, s.blankCell(), s.columnMargins()) // PATCH(pullcept)
 }
 
 // ScrollUp scrolls the content up n lines within the given region. Lines
@@ -376,6 +380,17 @@ func (s *Screen) DeleteLine(n int) bool {
 	s.deleteLineArea(y, n, s.blankCell(), scroll)
 
 	return true
+}
+
+// columnMargins is the area ICH and DCH work in: every row, between the
+// left and right margins.
+//
+// PATCH(pullcept): the top and bottom margins do not apply to them (xterm's
+// InsertChar and DeleteChar test the column only, tmux edits any row);
+// upstream passed the scroll region, so ICH and DCH did nothing on a row
+// outside DECSTBM's region.
+func (s *Screen) columnMargins() uv.Rectangle {
+	return uv.Rect(s.scroll.Min.X, 0, s.scroll.Dx(), s.buf.Height())
 }
 
 // blankCell returns the cursor blank cell with the background color set to the

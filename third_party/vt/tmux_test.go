@@ -229,3 +229,36 @@ func diffRows(t *testing.T, got, want []string) {
 		}
 	}
 }
+
+// TestTmuxScrollRegionPastScreen: DECSTBM with a bottom past the screen
+// gives a region to the last row (line feeds there scroll it), and regions
+// with their top past the screen or of one row are ignored (change 15).
+func TestTmuxScrollRegionPastScreen(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	b.WriteString("a1\r\nb2\r\nc3\r\nd4\r\ne5")
+	b.WriteString("\x1b[2;100r")                  // rows 2-5
+	b.WriteString("\x1b[5;1H\nX")                 // a line feed on the last row scrolls the region
+	b.WriteString("\x1b[104;92r\x1b[3;3r")        // ignored: the cursor stays
+	b.WriteString("\n\nY")                        // still rows 2-5
+	b.WriteString("\x1b[?6h\x1b[9;9HZ\x1b[?6l")   // origin mode: row 9 is the region's last
+	b.WriteString("\x1b[1;1H\x1b[2;99r\x1b[99BW") // CUD stops at the region's (the screen's) bottom
+	compareWithTmux(t, 10, 5, b.Bytes(), 3)
+}
+
+// TestTmuxInsertDeleteCharAnyRow: ICH and DCH on rows outside the DECSTBM
+// region (change 16).
+func TestTmuxInsertDeleteCharAnyRow(t *testing.T) {
+	t.Parallel()
+	compareWithTmux(t, 6, 5, []byte("abcdef\r\nghijkl\r\nmnopqr\r\nstuvwx\r\nyz"+
+		"\x1b[2;4r\x1b[1;2H\x1b[2@\x1b[5;1H\x1b[P\x1b[3;3H\x1b[@"), 4)
+}
+
+// TestTmuxCountsToTheLineEnd: REP repeats to the end of the line at most,
+// and not at all at a pending wrap; ECH and CBT with counts past the line
+// (change 17; tmux 3.3a has no CHT).
+func TestTmuxCountsToTheLineEnd(t *testing.T) {
+	t.Parallel()
+	compareWithTmux(t, 8, 5, []byte("ab\x1b[10b|\r\nabcdefgh\x1b[3b\r\nxxxxxxxx\x1b[3;3H\x1b[999999999X"+
+		"\x1b[4;6Hxx\x1b[999999999Zd\x1b[5;3Hq\x1b[2b"), 3)
+}
