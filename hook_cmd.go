@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"time"
 
-	"pullcept/seat"
+	"pullcept/seat/hook"
 )
 
 // statusLineTimeout bounds the person's own status-line command.
@@ -27,22 +27,22 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return fmt.Errorf("usage: pullcept hook EVENT (the hook JSON on stdin; run by a seat's CLI)")
 	}
 	event := args[0]
-	body, err := io.ReadAll(io.LimitReader(stdin, seat.MaxHookBody+1))
+	body, err := io.ReadAll(io.LimitReader(stdin, hook.MaxHookBody+1))
 	if err != nil {
 		return fmt.Errorf("hook %s: read stdin: %w", event, err)
 	}
-	if len(body) > seat.MaxHookBody {
-		fmt.Fprintf(stderr, "pullcept hook %s: body over %d bytes, not sent\n", event, seat.MaxHookBody)
+	if len(body) > hook.MaxHookBody {
+		fmt.Fprintf(stderr, "pullcept hook %s: body over %d bytes, not sent\n", event, hook.MaxHookBody)
 		body = nil
 	}
-	h, err := seat.HookTargetFromEnv(os.Getenv)
+	h, err := hook.HookTargetFromEnv(os.Getenv)
 	if err == nil && body != nil {
-		err = seat.PostHook(ctx, h, event, body)
+		err = hook.PostHook(ctx, h, event, body)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "pullcept hook %s: %v\n", event, err)
 	}
-	if event == seat.HookStatus {
+	if event == hook.HookStatus {
 		fmt.Fprintln(stdout, statusLine(ctx, body))
 	}
 	return nil
@@ -51,9 +51,9 @@ func runHook(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // statusLine runs the person's own status-line command with the payload,
 // or makes the room's line.
 func statusLine(ctx context.Context, body []byte) string {
-	cmdline := os.Getenv(seat.EnvStatusLine)
+	cmdline := os.Getenv(hook.EnvStatusLine)
 	if cmdline == "" {
-		return seat.StatusLineText(body)
+		return hook.StatusLineText(body)
 	}
 	// A signal to the hook ends the person's command too (CommandContext
 	// kills it) and the room's line is printed; elsewhere a hook has
@@ -66,7 +66,7 @@ func statusLine(ctx context.Context, body []byte) string {
 	cmd.Stdin = bytes.NewReader(body)
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
-		return seat.StatusLineText(body)
+		return hook.StatusLineText(body)
 	}
 	return string(bytes.TrimRight(out, "\n"))
 }

@@ -20,7 +20,7 @@ import (
 	"pullcept/attach"
 	"pullcept/control"
 	"pullcept/dirs"
-	"pullcept/seat"
+	"pullcept/seat/hook"
 	"pullcept/server"
 )
 
@@ -239,7 +239,7 @@ func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout i
 // when it runs in none: a pullcept run by an agent in its own shell does
 // not act as the person (docs/decisions.md "Agents are not the person").
 func seatHere(d dirs.Dirs) string {
-	if s := os.Getenv(seat.EnvSeat); s != "" && os.Getenv(seat.EnvSeatHome) == d.Runtime {
+	if s := os.Getenv(hook.EnvSeat); s != "" && os.Getenv(hook.EnvSeatHome) == d.Runtime {
 		return s
 	}
 	return ""

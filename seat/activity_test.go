@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"pullcept/seat/hook"
 )
 
 // Hook bodies as the pinned CLIs send them (shared/notes/cli-hooks.md),
@@ -209,7 +211,7 @@ func FuzzHookBody(f *testing.F) {
 		f.Add("PreToolUse", []byte(b))
 	}
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		if line := StatusLineText(body); strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		if line := hook.StatusLineText(body); strings.ContainsFunc(line, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			t.Fatalf("status line %q holds a control character", line)
 		}
 		a := NewActivity(ActivityOptions{ReportsStart: true, EscInterrupts: true})

@@ -28,6 +28,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"pullcept/seat/hook"
 )
 
 var claudeKind = kindDef{
@@ -82,7 +84,7 @@ func registerClaude(r registration) (registered, error) {
 	}
 	var env [][2]string
 	if cmd := claudeOwnStatusLine(theirs, r); cmd != "" {
-		env = append(env, [2]string{EnvStatusLine, cmd})
+		env = append(env, [2]string{hook.EnvStatusLine, cmd})
 	}
 	mcp, err := writeMCPConfig(r, true)
 	if err != nil {
@@ -94,7 +96,7 @@ func registerClaude(r registration) (registered, error) {
 		return registered{}, err
 	}
 	argv = append(argv, "--settings", sfile, "--mcp-config", mcp, "--allowedTools", ClaudeAllowedTools(r.server))
-	return registered{argv: argv, env: append(env, r.hook.env()...), mcpFile: mcp, files: []string{mcp, sfile}}, nil
+	return registered{argv: argv, env: append(env, hookEnv(r.hook)...), mcpFile: mcp, files: []string{mcp, sfile}}, nil
 }
 
 // claudeSettings is the launch's settings: the account's own (if its command
@@ -117,15 +119,15 @@ func claudeSettings(r registration, theirs map[string]any) map[string]any {
 	for _, ev := range claudeHTTPEvents {
 		add(ev, map[string]any{
 			"type": "http", "url": r.hook.ActivityURL(ev), "timeout": claudeHookTimeout,
-			"headers":        map[string]any{"Authorization": "Bearer $" + EnvHookSecret},
-			"allowedEnvVars": []any{EnvHookSecret},
+			"headers":        map[string]any{"Authorization": "Bearer $" + hook.EnvHookSecret},
+			"allowedEnvVars": []any{hook.EnvHookSecret},
 		})
 	}
 	for _, ev := range claudeCommandEvents {
 		add(ev, map[string]any{"type": "command", "command": hookCommandLine(r.exe, ev), "timeout": claudeHookTimeout})
 	}
 	out["hooks"] = merged
-	out["statusLine"] = map[string]any{"type": "command", "command": hookCommandLine(r.exe, HookStatus), "padding": 0}
+	out["statusLine"] = map[string]any{"type": "command", "command": hookCommandLine(r.exe, hook.HookStatus), "padding": 0}
 	return out
 }
 

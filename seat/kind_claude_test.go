@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"pullcept/seat/hook"
 )
 
 // TestClaudeSettingsMerge: an account whose command passes --settings gets
@@ -19,7 +21,7 @@ func TestClaudeSettingsMerge(t *testing.T) {
 	if err := os.WriteFile(own, []byte(`{"model":"x","hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo mine"}]}]}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r := registration{exe: "/opt/pull cept", hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	r := registration{exe: "/opt/pull cept", hook: hook.HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
 	for _, argv := range [][]string{
 		{"claude", "--settings", own, "--model", "m"},
 		{"claude", "--settings=" + own},
@@ -65,7 +67,7 @@ func TestClaudeSettingsMerge(t *testing.T) {
 // the hash of exactly that hook.
 func TestCodexHooksArgs(t *testing.T) {
 	t.Parallel()
-	args, env, err := codexHooks(registration{exe: "/bin/pullcept", hook: HookTarget{Base: "b", Topic: "t", Account: "a", Secret: "s"}})
+	args, env, err := codexHooks(registration{exe: "/bin/pullcept", hook: hook.HookTarget{Base: "b", Topic: "t", Account: "a", Secret: "s"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +86,7 @@ func TestCodexHooksArgs(t *testing.T) {
 			t.Errorf("no trust entry for %s in %s", ev.name, state)
 		}
 	}
-	if len(env) == 0 || env[len(env)-1][0] != EnvHookSecret {
+	if len(env) == 0 || env[len(env)-1][0] != hook.EnvHookSecret {
 		t.Errorf("the secret does not travel in the env: %v", env)
 	}
 }
@@ -96,7 +98,7 @@ func FuzzClaudeSettings(f *testing.F) {
 	for _, s := range []string{`{}`, `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}`, `{"hooks":[]}`, `{"statusLine":{"type":"command","command":"y"}}`, `{`, `null`} {
 		f.Add(s)
 	}
-	r := registration{exe: "/bin/pullcept", hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	r := registration{exe: "/bin/pullcept", hook: hook.HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
 	f.Fuzz(func(t *testing.T, value string) {
 		if !strings.HasPrefix(strings.TrimSpace(value), "{") {
 			return // a file name: read from disk, not fuzzed here

@@ -29,7 +29,7 @@ var cliKind = kindDef{
 		for i := range argv {
 			argv[i] = strings.ReplaceAll(argv[i], MCPConfigPlaceholder, file)
 		}
-		env := append([][2]string{{EnvMCPConfig, file}, {EnvHookBin, r.exe}}, r.hook.env()...)
+		env := append([][2]string{{EnvMCPConfig, file}, {EnvHookBin, r.exe}}, hookEnv(r.hook)...)
 		return registered{argv: argv, env: env, mcpFile: file, files: []string{file}}, nil
 	},
 }

@@ -105,7 +105,7 @@ func codexHooks(r registration) (args []string, env [][2]string, err error) {
 		state = append(state, tomlString(key)+"={trusted_hash="+tomlString(codexHookHash(ev.label, cmd, ev.timeout))+"}")
 	}
 	args = append(args, "-c", "hooks.state={"+strings.Join(state, ",")+"}")
-	return args, r.hook.env(), nil
+	return args, hookEnv(r.hook), nil
 }
 
 // codexHookHash is Codex's trusted_hash of one command hook (a group with no

@@ -23,6 +23,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"pullcept/seat/hook"
 	"pullcept/topicstore"
 )
 
@@ -124,7 +125,7 @@ type Launch struct {
 	// (~/.claude, CODEX_HOME ...), "" for a kind with no transcript rule.
 	TranscriptRoot string
 	// Hook is where this launch's hooks report, with its secret.
-	Hook HookTarget
+	Hook hook.HookTarget
 	// Capability is the launch's operation capability (in Env only).
 	Capability string
 }
@@ -211,8 +212,8 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	env.unset(EnvOperationCapability)
 	env.set("TERM", "xterm-256color")
 	env.set("COLORTERM", "truecolor")
-	env.set(EnvSeat, acc.ID+" in "+req.Topic)
-	env.set(EnvSeatHome, req.RuntimeDir)
+	env.set(hook.EnvSeat, acc.ID+" in "+req.Topic)
+	env.set(hook.EnvSeatHome, req.RuntimeDir)
 	for _, k := range sortedKeys(acc.Env) {
 		env.set(k, acc.Env[k])
 	}
@@ -298,7 +299,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	for i := range argv {
 		argv[i] = strings.ReplaceAll(argv[i], SessionIDPlaceholder, l.SessionID)
 	}
-	hookBase, err := HookBase(req.RoomURL)
+	hookBase, err := hook.HookBase(req.RoomURL)
 	if err != nil {
 		return fail("%w", err)
 	}
@@ -308,7 +309,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 			return fail("%w", err)
 		}
 	}
-	l.Hook = HookTarget{Base: hookBase, Topic: req.Topic, Account: acc.ID, Secret: secret}
+	l.Hook = hook.HookTarget{Base: hookBase, Topic: req.Topic, Account: acc.ID, Secret: secret}
 	reg, err := acc.Kind.register(registration{
 		exe:        req.ExePath,
 		runtimeDir: req.RuntimeDir,

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"pullcept/seat/hook"
 	"pullcept/topicstore"
 )
 
@@ -379,7 +380,7 @@ func TestResolveEnv(t *testing.T) {
 			t.Errorf("%s=%q inherited", k, v)
 		}
 	}
-	if v, _ := ltEnvGet(l.Env, EnvHookSecret); v == "leak" || v != l.Hook.Secret {
+	if v, _ := ltEnvGet(l.Env, hook.EnvHookSecret); v == "leak" || v != l.Hook.Secret {
 		t.Errorf("hook secret %q: want this launch's own", v)
 	}
 	if l.Dir != w.dir {

@@ -31,6 +31,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"pullcept/seat/hook"
 )
 
 // MCPServerName is the name the sidecar is registered under in every
@@ -112,8 +114,8 @@ func sidecarEnv(req LaunchRequest, unseen bool) [][2]string {
 // registration is what a kind's register needs.
 type registration struct {
 	exe, runtimeDir, server string
-	env                     [][2]string // the sidecar's
-	hook                    HookTarget  // where the seat's hooks report
+	env                     [][2]string     // the sidecar's
+	hook                    hook.HookTarget // where the seat's hooks report
 	// argv is the launch line so far (the account's words and the
 	// session manners); a kind may rewrite it (Claude's --settings).
 	argv []string

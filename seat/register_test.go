@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"pullcept/seat/hook"
 	"pullcept/sidecar"
 )
 
@@ -261,7 +262,7 @@ func stubEnvs(t *testing.T, dir string) []map[string]string {
 // A Codex launch turns off the model-switch pop-up Codex shows near a
 // limit: a room post typed into it would choose an answer.
 func TestCodexLaunchHidesTheRateLimitNudge(t *testing.T) {
-	reg, err := registerCodex(registration{exe: "/usr/bin/pullcept", argv: []string{"codex"}, hook: HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}})
+	reg, err := registerCodex(registration{exe: "/usr/bin/pullcept", argv: []string{"codex"}, hook: hook.HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}})
 	if err != nil {
 		t.Fatal(err)
 	}

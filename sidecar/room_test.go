@@ -1,8 +1,8 @@
 package sidecar_test
 
 // The sidecar against the real room: room.Engine on a real topicstore in a
-// temp dir, served by socket.Listen, driven through mcp-go's in-process MCP
-// client. Waiting is on the room's events (a roster or a post) or on the
+// temp dir, served by socket.Listen, driven through mcp-go's MCP client
+// over a pipe to the sidecar's own MCP server (pipeClient). Waiting is on the room's events (a roster or a post) or on the
 // sidecar's connection callback, never on sleeps.
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"pullcept/room"
@@ -156,7 +157,7 @@ type seat struct {
 	conn chan bool // the sidecar's connection going up (true) or down
 }
 
-// sidecar starts a sidecar with env and an in-process MCP client on it.
+// sidecar starts a sidecar with env and an MCP client on it (pipeClient).
 func (h *harness) sidecar(env map[string]string, o sidecar.Options) *seat {
 	h.t.Helper()
 	st := &seat{conn: make(chan bool, 64)}
@@ -172,23 +173,42 @@ func (h *harness) sidecar(env map[string]string, o sidecar.Options) *seat {
 	ctx, cancel := context.WithCancel(context.Background())
 	st.s.Start(ctx)
 	h.t.Cleanup(func() { cancel(); st.s.Close() })
-	c, err := client.NewInProcessClient(st.s.MCPServer())
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	st.c, st.init = pipeClient(h.t, ctx, st.s)
+	return st
+}
+
+// pipeClient serves s's MCP on a pipe pair, as stdio would carry it, and
+// returns mcp-go's client on it, initialized with the newest protocol
+// version the client knows (it probes server/discover, finds none, and
+// falls back to initialize). The test's end closes the client, which ends
+// the serving; the cleanup waits for that.
+func pipeClient(t *testing.T, ctx context.Context, s *sidecar.Sidecar) (*client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- s.Serve(ctx, toServer, fromServer)
+		fromServer.Close()
+	}()
+	c := client.NewClient(transport.NewIO(toClient, fromClient, nil))
+	t.Cleanup(func() {
+		c.Close()
+		if err := <-served; err != nil && ctx.Err() == nil {
+			t.Errorf("the sidecar's Serve: %v", err)
+		}
+	})
 	if err := c.Start(ctx); err != nil {
-		h.t.Fatal(err)
+		t.Fatal(err)
 	}
-	h.t.Cleanup(func() { c.Close() })
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	req.Params.ClientInfo = mcp.Implementation{Name: "sidecar-room-test", Version: "0"}
-	st.init, err = c.Initialize(ctx, req)
+	init, err := c.Initialize(ctx, req)
 	if err != nil {
-		h.t.Fatal(err)
+		t.Fatal(err)
 	}
-	st.c = c
-	return st
+	return c, init
 }
 
 // join starts a sidecar named name in topic and waits until it is seated.

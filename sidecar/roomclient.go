@@ -13,14 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gorilla/websocket"
-
+	"pullcept/room/dial"
 	"pullcept/room/wire"
 )
 
@@ -43,6 +41,15 @@ const (
 	DefaultAnswerTimeout = 15 * time.Second
 	pingInterval         = 30 * time.Second
 	writeTimeout         = 10 * time.Second
+	handshakeTimeout     = 10 * time.Second
+	// maxRoomFrame bounds a frame from the room. Its largest is a history
+	// page, wire.HistoryMax posts of room.MaxContentBytes (256 KiB) each:
+	// 50 MiB, 300 MiB if JSON escaping made every byte six. The bound is
+	// above that, so no page the room can send is refused, and still stops
+	// a runaway frame before it takes the machine's memory.
+	maxRoomFrame = 512 << 20
+	// statusUnauthorized is HTTP's 401: the room refused the token.
+	statusUnauthorized = 401
 )
 
 type answer struct {
@@ -59,12 +66,13 @@ type roomClient struct {
 	max    time.Duration
 	wait   time.Duration // how long a request waits for a connection
 	answer time.Duration // how long a request waits for its answer
+	ping   time.Duration // how often the client pings the room: pingInterval
 
 	mu      sync.Mutex
-	conn    *websocket.Conn // nil while disconnected
-	up      chan struct{}   // closed while connected
-	lastErr string          // why the last connection failed or ended
-	roomErr string          // the last error frame the room sent without an id
+	conn    *dial.Conn    // nil while disconnected
+	up      chan struct{} // closed while connected
+	lastErr string        // why the last connection failed or ended
+	roomErr string        // the last error frame the room sent without an id
 	pending map[string]chan answer
 	onConn  func(up bool)
 	// onIdentity, if set, takes each identity frame (the names the room
@@ -87,6 +95,7 @@ func newRoomClient(cfg Config, log *slog.Logger, min, max, wait, ans time.Durati
 		max:     max,
 		wait:    wait,
 		answer:  ans,
+		ping:    pingInterval,
 		up:      make(chan struct{}),
 		pending: map[string]chan answer{},
 	}
@@ -139,24 +148,24 @@ func (c *roomClient) run(ctx context.Context) {
 	}
 }
 
-func (c *roomClient) dial(ctx context.Context) (*websocket.Conn, error) {
-	h := http.Header{}
-	h.Set("Authorization", "Bearer "+c.token)
+func (c *roomClient) dial(ctx context.Context) (*dial.Conn, error) {
+	h := [][2]string{{"Authorization", "Bearer " + c.token}}
 	if c.capability != "" {
-		h.Set(CapabilityHeader, c.capability)
+		h = append(h, [2]string{CapabilityHeader, c.capability})
 	}
-	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	conn, resp, err := d.DialContext(ctx, c.url, h)
+	d := dial.Dialer{Header: h, HandshakeTimeout: handshakeTimeout}
+	conn, err := d.Dial(ctx, c.url)
 	if err != nil {
-		if resp != nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusUnauthorized {
-				return nil, fmt.Errorf("the room refused the token (%s)", resp.Status)
+		var refused *dial.StatusError
+		if errors.As(err, &refused) {
+			if refused.StatusCode == statusUnauthorized {
+				return nil, fmt.Errorf("the room refused the token (%s)", refused.Status)
 			}
-			return nil, fmt.Errorf("%s: %s", c.url, resp.Status)
+			return nil, fmt.Errorf("%s: %s", c.url, refused.Status)
 		}
 		return nil, err
 	}
+	conn.SetReadLimit(maxRoomFrame)
 	if err := c.write(conn, c.hello); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("send hello: %w", err)
@@ -165,7 +174,10 @@ func (c *roomClient) dial(ctx context.Context) (*websocket.Conn, error) {
 }
 
 // serve reads the connection until it ends, then fails what is pending.
-func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) {
+//
+// conn's reads are this goroutine's; its writes (requests, the pings
+// below) each hold writeMu over the deadline and the frame.
+func (c *roomClient) serve(ctx context.Context, conn *dial.Conn) {
 	c.mu.Lock()
 	c.conn = conn
 	c.lastErr = ""
@@ -182,7 +194,7 @@ func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) {
 	wg.Add(1)
 	go func() { // closes the connection when ctx ends; pings meanwhile
 		defer wg.Done()
-		t := time.NewTicker(pingInterval)
+		t := time.NewTicker(c.ping)
 		defer t.Stop()
 		for {
 			select {
@@ -193,7 +205,7 @@ func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) {
 				return
 			case <-t.C:
 				c.writeMu.Lock()
-				err := conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout))
+				err := conn.WriteControl(dial.PingMessage, nil, time.Now().Add(writeTimeout))
 				c.writeMu.Unlock()
 				if err != nil {
 					conn.Close()
@@ -316,15 +328,19 @@ func (c *roomClient) status() string {
 	return strings.Join(parts, "; ")
 }
 
-func (c *roomClient) write(conn *websocket.Conn, v any) error {
+func (c *roomClient) write(conn *dial.Conn, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	return conn.WriteJSON(v)
+	return conn.WriteMessage(dial.TextMessage, data)
 }
 
 // connected waits up to the client's wait for a live connection.
-func (c *roomClient) connected(ctx context.Context) *websocket.Conn {
+func (c *roomClient) connected(ctx context.Context) *dial.Conn {
 	c.mu.Lock()
 	conn, up := c.conn, c.up
 	c.mu.Unlock()
@@ -377,7 +393,7 @@ func (c *roomClient) request(ctx context.Context, key string, frame any) (any, e
 
 	c.writeMu.Lock()
 	conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	err = conn.WriteMessage(websocket.TextMessage, data)
+	err = conn.WriteMessage(dial.TextMessage, data)
 	c.writeMu.Unlock()
 	if err != nil {
 		forget()

@@ -7,12 +7,14 @@ package sidecar
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -72,8 +74,8 @@ func baseEnv(url string) map[string]string {
 	return map[string]string{EnvRoomURL: url, EnvRoomToken: "tok-123", EnvAgentName: "Lin", EnvRoomID: "topic-1"}
 }
 
-// startSidecar runs a sidecar with env and returns an initialized
-// in-process MCP client.
+// startSidecar runs a sidecar with env and returns an initialized mcp-go
+// client talking to it over a pipe.
 func startSidecar(t *testing.T, env map[string]string, o Options) (*Sidecar, *client.Client) {
 	t.Helper()
 	o.Env = envOf(env)
@@ -84,21 +86,7 @@ func startSidecar(t *testing.T, env map[string]string, o Options) (*Sidecar, *cl
 	ctx, cancel := context.WithCancel(context.Background())
 	s.Start(ctx)
 	t.Cleanup(func() { cancel(); s.Close() })
-	c, err := client.NewInProcessClient(s.MCPServer())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "sidecar-test", Version: "0"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatal(err)
-	}
-	return s, c
+	return s, pipeClient(t, s)
 }
 
 func call(t *testing.T, c *client.Client, tool string, args map[string]any) (string, bool) {
@@ -297,5 +285,134 @@ func TestSayUsageWaitIsBounded(t *testing.T) {
 	}
 	if took < UsageWait {
 		t.Fatalf("answered in %v: the usage request was not waited for", took)
+	}
+}
+
+// roomServer serves each WebSocket with handle, after recording the
+// request's header; a non-zero refuse status answers without upgrading.
+func roomServer(t *testing.T, refuse int, handle func(c *websocket.Conn)) (url string, headers <-chan http.Header) {
+	t.Helper()
+	hs := make(chan http.Header, 8)
+	up := websocket.Upgrader{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case hs <- r.Header:
+		default: // a client reconnecting in a loop must not block the server's Close
+		}
+		if refuse != 0 {
+			http.Error(w, "no", refuse)
+			return
+		}
+		c, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		handle(c)
+	}))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http") + "/room", hs
+}
+
+func testClient(url string) *roomClient {
+	return newRoomClient(Config{URL: url, Token: "tok-1", Name: "Lin", FullName: "Lin", Room: "topic-1"}, slog.New(slog.DiscardHandler), time.Millisecond, time.Second, time.Second, time.Second)
+}
+
+// runClient runs c until the test ends.
+func runClient(t *testing.T, c *roomClient) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); c.run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+}
+
+// A refused handshake says which refusal: the token (401) or anything
+// else, with the room's address.
+func TestRefusalTexts(t *testing.T) {
+	t.Parallel()
+	for code, want := range map[int]string{
+		http.StatusUnauthorized: "the room refused the token (401 Unauthorized)",
+		http.StatusForbidden:    ": 403 Forbidden",
+	} {
+		url, _ := roomServer(t, code, nil)
+		_, err := testClient(url).dial(context.Background())
+		if code == http.StatusForbidden {
+			want = url + want
+		}
+		if err == nil || err.Error() != want {
+			t.Fatalf("refused with %d: %v, want %q", code, err, want)
+		}
+	}
+}
+
+// The handshake carries the token and the capability; hello is the first
+// frame.
+func TestHandshakeThenHello(t *testing.T) {
+	t.Parallel()
+	first := make(chan string, 1)
+	url, headers := roomServer(t, 0, func(c *websocket.Conn) {
+		_, data, _ := c.ReadMessage()
+		first <- string(data)
+		c.ReadMessage()
+	})
+	c := testClient(url)
+	c.capability = "cap-9"
+	conn, err := c.dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	h := <-headers
+	if h.Get("Authorization") != "Bearer tok-1" || h.Get(CapabilityHeader) != "cap-9" {
+		t.Fatalf("handshake header %v", h)
+	}
+	if got := <-first; got != `{"type":"hello","protocol":`+strconv.Itoa(wire.ProtocolVersion)+`,"name":"Lin","room":"topic-1"}` {
+		t.Fatalf("first frame %s", got)
+	}
+}
+
+// The client pings the room every ping interval.
+func TestPingsTheRoom(t *testing.T) {
+	t.Parallel()
+	pings := make(chan struct{}, 16)
+	url, _ := roomServer(t, 0, func(c *websocket.Conn) {
+		c.SetPingHandler(func(string) error {
+			select {
+			case pings <- struct{}{}:
+			default:
+			}
+			return nil
+		})
+		for {
+			if _, _, err := c.ReadMessage(); err != nil {
+				return
+			}
+		}
+	})
+	c := testClient(url)
+	c.ping = 10 * time.Millisecond
+	runClient(t, c)
+	for i := range 3 {
+		recv(t, pings, fmt.Sprintf("ping %d", i+1))
+	}
+}
+
+// A frame from the room far over the WebSocket library's default read
+// limit (a long history page) is read.
+func TestLargeFrameFromTheRoom(t *testing.T) {
+	t.Parallel()
+	name := strings.Repeat("n", 3<<20)
+	url, _ := roomServer(t, 0, func(c *websocket.Conn) {
+		c.ReadMessage() // hello
+		c.WriteJSON(wire.Identity{Type: wire.TypeIdentity, Name: name})
+		c.ReadMessage()
+	})
+	c := testClient(url)
+	ids := make(chan wire.Identity, 1)
+	c.onIdentity = func(id wire.Identity) { ids <- id }
+	runClient(t, c)
+	if got := recv(t, ids, "the identity frame"); got.Name != name {
+		t.Fatalf("identity of %d bytes, want %d", len(got.Name), len(name))
 	}
 }

@@ -18,9 +18,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
+	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -56,57 +55,54 @@ const controlSessionDescription = "Start, stop or restart a seat (yours or anoth
 
 const sessionStatusDescription = "Read an operation's record by operation_id, yours or another participant's: the request, requested_by, state (accepted, running, process_started, stopped, failed, interrupted = Pullcept ended before it finished; never run again), error, pty_id of the launch it started, and now process_running and room_connected of that launch. Posts nothing."
 
-// sessionTools are the three tools, for the sidecar's tool table.
-func sessionTools(s *Sidecar) []server.ServerTool {
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	list := mcp.NewToolWithRawSchema(ToolListSessions, listSessionsDescription, rawSchema(map[string]any{
-		"type": "object", "properties": map[string]any{},
-	}))
-	list.Annotations = mcp.ToolAnnotation{Title: "List account sessions", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
+// The session tools' input schemas, JSON text constants as in tools.go.
+const (
+	listSessionsSchema   = `{"type":"object","properties":{}}`
+	controlSessionSchema = `{"type":"object","properties":{` +
+		`"operation_id":{"type":"string","description":"Your own unique id for this operation; reuse it to ask again."},` +
+		`"action":{"type":"string","enum":["` + wire.ActionStart + `","` + wire.ActionStop + `","` + wire.ActionRestart + `"]},` +
+		`"account_id":{"type":"string","description":"The target's account_id (list_account_sessions)."},` +
+		`"topic_id":{"type":"string","description":"The topic the seat is in or starts in (list_account_sessions)."},` +
+		`"mode":{"type":"string","enum":["` + wire.ModeFresh + `","` + wire.ModeResume + `"],"description":"start only: fresh or resume."},` +
+		`"expected_pty_id":{"type":"string","description":"restart (and optionally stop): the target's current pty_id."}},` +
+		`"required":["operation_id","action","account_id","topic_id"]}`
+	sessionStatusSchema = `{"type":"object","properties":{"operation_id":{"type":"string","description":"The operation's id."}},"required":["operation_id"]}`
+)
 
-	control := mcp.NewToolWithRawSchema(ToolControlSession, controlSessionDescription, rawSchema(map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"operation_id":    str("Your own unique id for this operation; reuse it to ask again."),
-			"action":          map[string]any{"type": "string", "enum": []string{wire.ActionStart, wire.ActionStop, wire.ActionRestart}},
-			"account_id":      str("The target's account_id (list_account_sessions)."),
-			"topic_id":        str("The topic the seat is in or starts in (list_account_sessions)."),
-			"mode":            map[string]any{"type": "string", "enum": []string{wire.ModeFresh, wire.ModeResume}, "description": "start only: fresh or resume."},
-			"expected_pty_id": str("restart (and optionally stop): the target's current pty_id."),
+// sessionTools are the three tools' definitions, for the sidecar's tool
+// table (which adds their handlers).
+func sessionTools() []mcpstdio.Tool {
+	return []mcpstdio.Tool{
+		{
+			Name: ToolListSessions, Description: listSessionsDescription, InputSchema: json.RawMessage(listSessionsSchema),
+			Annotations: &mcpstdio.Annotations{Title: "List account sessions", ReadOnly: true, Idempotent: true},
 		},
-		"required": []string{"operation_id", "action", "account_id", "topic_id"},
-	}))
-	control.Annotations = mcp.ToolAnnotation{Title: "Control an account session", ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(true), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
-
-	status := mcp.NewToolWithRawSchema(ToolSessionStatus, sessionStatusDescription, rawSchema(map[string]any{
-		"type":       "object",
-		"properties": map[string]any{"operation_id": str("The operation's id.")},
-		"required":   []string{"operation_id"},
-	}))
-	status.Annotations = mcp.ToolAnnotation{Title: "Account session operation status", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
-
-	return []server.ServerTool{
-		{Tool: list, Handler: s.withSelfJSON(s.handleListSessions)},
-		{Tool: control, Handler: s.withSelfJSON(s.handleControlSession)},
-		{Tool: status, Handler: s.withSelfJSON(s.handleSessionStatus)},
+		{
+			Name: ToolControlSession, Description: controlSessionDescription, InputSchema: json.RawMessage(controlSessionSchema),
+			Annotations: &mcpstdio.Annotations{Title: "Control an account session", Destructive: true, Idempotent: true},
+		},
+		{
+			Name: ToolSessionStatus, Description: sessionStatusDescription, InputSchema: json.RawMessage(sessionStatusSchema),
+			Annotations: &mcpstdio.Annotations{Title: "Account session operation status", ReadOnly: true, Idempotent: true},
+		},
 	}
 }
 
 // jsonResult is one JSON object as the tool's text.
-func jsonResult(v any, isErr bool) *mcp.CallToolResult {
+func jsonResult(v any, isErr bool) *mcpstdio.Result {
 	b, err := json.Marshal(v)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": "the answer could not be written: " + err.Error()})
 		isErr = true
 	}
 	if isErr {
-		return mcp.NewToolResultError(string(b))
+		return mcpstdio.ErrorResult(string(b))
 	}
-	return mcp.NewToolResultText(string(b))
+	return mcpstdio.TextResult(string(b))
 }
 
 // jsonError is an error as one JSON object; fields add to it.
-func jsonError(msg string, fields map[string]any) *mcp.CallToolResult {
+func jsonError(msg string, fields map[string]any) *mcpstdio.Result {
 	v := map[string]any{"error": msg}
 	for k, f := range fields {
 		v[k] = f
@@ -115,7 +111,7 @@ func jsonError(msg string, fields map[string]any) *mcp.CallToolResult {
 }
 
 // opsReady is nil when the sidecar may ask, else the error result.
-func (s *Sidecar) opsReady() *mcp.CallToolResult {
+func (s *Sidecar) opsReady() *mcpstdio.Result {
 	if len(s.cfg.Missing) > 0 || s.room == nil {
 		return jsonError(s.cfg.missingError(), nil)
 	}
@@ -141,7 +137,7 @@ func (s *Sidecar) sessionRequest(ctx context.Context, frame map[string]any) (*wi
 }
 
 // resultText answers a session_result: its result object, or its error.
-func resultText(res *wire.SessionResult, fields map[string]any) *mcp.CallToolResult {
+func resultText(res *wire.SessionResult, fields map[string]any) *mcpstdio.Result {
 	if res.Error != "" || len(res.Result) == 0 {
 		msg := res.Error
 		if msg == "" {
@@ -149,10 +145,10 @@ func resultText(res *wire.SessionResult, fields map[string]any) *mcp.CallToolRes
 		}
 		return jsonError(msg, fields)
 	}
-	return mcp.NewToolResultText(string(res.Result))
+	return mcpstdio.TextResult(string(res.Result))
 }
 
-func (s *Sidecar) handleListSessions(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleListSessions(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
@@ -163,11 +159,11 @@ func (s *Sidecar) handleListSessions(ctx context.Context, _ mcp.CallToolRequest)
 	return resultText(res, nil), nil
 }
 
-func (s *Sidecar) handleSessionStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleSessionStatus(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
-	id, err := stringArg(req.GetArguments(), "operation_id")
+	id, err := stringArg(req.Args(), "operation_id")
 	if err != nil {
 		return jsonError(err.Error(), nil), nil
 	}
@@ -182,11 +178,11 @@ func (s *Sidecar) handleSessionStatus(ctx context.Context, req mcp.CallToolReque
 	return resultText(res, map[string]any{"operation_id": id}), nil
 }
 
-func (s *Sidecar) handleControlSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleControlSession(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
-	args := req.GetArguments()
+	args := req.Args()
 	var op wire.SessionOperation
 	for key, dst := range map[string]*string{
 		"operation_id": &op.OperationID, "action": &op.Action, "account_id": &op.AccountID,

@@ -14,14 +14,13 @@ package sidecar
 import (
 	"context"
 	"io"
-	"log"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
+	"pullcept/mcpstdio"
 )
 
 // ServerName and ServerVersion are what initialize reports.
@@ -61,13 +60,17 @@ type Sidecar struct {
 	now  func() time.Time
 	loc  *time.Location
 	room *roomClient // nil when required configuration is missing
-	mcp  *server.MCPServer
+	mcp  *mcpstdio.Server
 
 	draftMu sync.Mutex
 	draft   *draft
 
 	namesMu sync.Mutex
 	names   names // what the room calls the seat now (names.go)
+
+	instrUnits int // the instructions' length in UTF-16 units, for report
+
+	reportOnce sync.Once
 
 	runMu  sync.Mutex
 	cancel context.CancelFunc
@@ -111,12 +114,7 @@ func New(o Options) *Sidecar {
 	if s.names.full == s.names.name {
 		s.names.full = ""
 	}
-	for _, w := range s.cfg.Warnings {
-		lg.Warn(w)
-	}
-	if len(s.cfg.Missing) > 0 {
-		lg.Error("missing launch configuration; every tool call will say so", "missing", s.cfg.Missing)
-	} else {
+	if len(s.cfg.Missing) == 0 {
 		s.room = newRoomClient(s.cfg, lg, o.ReconnectMin, o.ReconnectMax, o.ConnectWait, o.AnswerTimeout)
 		s.room.onConn = o.OnConnection
 		s.room.onIdentity = s.identify
@@ -127,14 +125,10 @@ func New(o Options) *Sidecar {
 		name = "(unnamed: " + EnvAgentName + " is not set)"
 	}
 	instr := InstructionsFor(name, s.names.full, s.cfg.UnseenHistory)
-	if n := UTF16Len(instr); n > MaxInstructionsUTF16 {
-		lg.Warn("instructions exceed the limit for this name; the CLI may cut their end", "utf16", n, "limit", MaxInstructionsUTF16)
-	}
-	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
-		server.WithInstructions(instr),
-		server.WithToolCapabilities(true), // list_changed: a rename changes the descriptions
-		server.WithRecovery(),
-	)
+	s.instrUnits = UTF16Len(instr)
+	// The tools capability with list_changed (a rename changes the
+	// descriptions); a panicking handler is an error answer, not the end.
+	s.mcp = mcpstdio.New(mcpstdio.Info{Name: ServerName, Version: ServerVersion, Instructions: instr, Log: lg.With("part", "mcp")})
 	s.addTools()
 	return s
 }
@@ -142,9 +136,12 @@ func New(o Options) *Sidecar {
 // Config is the configuration the sidecar read.
 func (s *Sidecar) Config() Config { return s.cfg }
 
-// MCPServer is the MCP server, for a transport to serve (stdio in
-// production, in-process in tests).
-func (s *Sidecar) MCPServer() *server.MCPServer { return s.mcp }
+// Serve speaks MCP with one client on r and w (stdin and stdout in
+// production, a pipe in tests) until r ends (nil), ctx ends (its error) or
+// a write fails.
+func (s *Sidecar) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	return s.mcp.Serve(ctx, r, w)
+}
 
 // Start connects to the room in the background and keeps reconnecting until
 // ctx ends or Close is called. Without the required configuration it does
@@ -162,6 +159,21 @@ func (s *Sidecar) Start(ctx context.Context) {
 		defer close(s.done)
 		s.room.run(ctx)
 	}()
+}
+
+// report logs, once, the configuration's warnings and what is missing.
+func (s *Sidecar) report() { s.reportOnce.Do(s.reportNow) }
+
+func (s *Sidecar) reportNow() {
+	for _, w := range s.cfg.Warnings {
+		s.log.Warn(w)
+	}
+	if len(s.cfg.Missing) > 0 {
+		s.log.Error("missing launch configuration; every tool call will say so", "missing", s.cfg.Missing)
+	}
+	if s.instrUnits > MaxInstructionsUTF16 {
+		s.log.Warn("instructions exceed the limit for this name; the CLI may cut their end", "utf16", s.instrUnits, "limit", MaxInstructionsUTF16)
+	}
 }
 
 // Close stops the room connection and waits for it.
@@ -186,11 +198,29 @@ func Run(ctx context.Context, stdin io.Reader, stdout io.Writer, env func(string
 	s := New(Options{Env: env, Log: logw})
 	s.Start(ctx)
 	defer s.Close()
-	stdio := server.NewStdioServer(s.MCPServer())
-	stdio.SetErrorLogger(log.New(logw, "pullcept sidecar: mcp: ", log.LstdFlags))
-	err := stdio.Listen(ctx, stdin, stdout)
+	// The diagnostics go out once the first answer, initialize's, is
+	// written (or at the end, if none ever is): cold, one log line is about
+	// 0.1 ms, which the answer the CLI waits for need not wait for
+	// (docs/performance.md "Start-up").
+	defer s.report()
+	out := &afterFirstWrite{w: stdout, then: s.report}
+	err := s.Serve(ctx, stdin, out)
 	if ctx.Err() != nil {
 		return nil // asked to stop
 	}
 	return err
+}
+
+// afterFirstWrite is w, running then once after its first Write returned
+// (inside that Write: whatever is written later comes after then ran).
+type afterFirstWrite struct {
+	w    io.Writer
+	once sync.Once
+	then func()
+}
+
+func (a *afterFirstWrite) Write(p []byte) (int, error) {
+	n, err := a.w.Write(p)
+	a.once.Do(a.then)
+	return n, err
 }

@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
+	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -58,94 +58,95 @@ const usageDescription = "Your own seat's usage limits: the 5-hour and weekly wi
 	"Use them to plan work and, before a limit stops you, to wrap up: cut at a clean point, push partial work, ask the room for a handover. " +
 	"Only your seat; ask others in the room about theirs. Posts nothing."
 
-func rawSchema(v any) json.RawMessage {
-	b, _ := json.Marshal(v) // static maps of strings: cannot fail
-	return b
-}
+// The input schemas, as the JSON text tools/list serves: constants, so the
+// table costs nothing to build before the answer to initialize (the maps
+// they were marshalled from were most of the sidecar's start-up CPU,
+// docs/performance.md "Start-up"). The descriptions they hold need no JSON
+// escaping; TestSchemasAreJSONConstants checks that, their validity, and
+// that they equal what mcp-go served (testdata/tools_list.golden.json).
+const (
+	saySchema = `{"type":"object","properties":{` +
+		`"content":{"type":"string","description":"` + sayContentDescription + `"},` +
+		`"to":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"` + sayToDescription + `"},` +
+		`"last_seen":{"type":"string","description":"` + sayLastSeenDescription + `"}}}`
+	// historySchema's maximum is wire.HistoryMax (a test keeps them equal).
+	historySchema = `{"type":"object","properties":{` +
+		`"limit":{"type":"integer","minimum":1,"maximum":200,"description":"` + historyLimitDescription + `"},` +
+		`"before":{"type":"string","description":"` + historyBeforeDescription + `"}}}`
+	usageSchema = `{"type":"object","properties":{}}`
+)
 
 // toolTable is every tool the sidecar offers: its definition (name,
-// description, input schema, annotations) and its handler, one entry a tool,
-// in the order tools/list shows them. Tools and the MCP server both read it;
-// adding a tool is adding an entry here (and its handler). s may be nil when
-// only the definitions are wanted.
-func toolTable(s *Sidecar) []server.ServerTool {
-	str := func(desc string) map[string]any { return map[string]any{"type": "string", "description": desc} }
-	say := mcp.NewToolWithRawSchema(ToolSay, sayDescription, rawSchema(map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"content": str(sayContentDescription),
-			"to": map[string]any{
-				"anyOf": []any{
-					map[string]any{"type": "string"},
-					map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
-				},
-				"description": sayToDescription,
-			},
-			"last_seen": str(sayLastSeenDescription),
+// description, input schema, annotations) and its handler, one entry a tool.
+// Tools and the MCP server both read it; adding a tool is adding an entry
+// here (and its handler). s may be nil when only the definitions are wanted
+// (no handlers, the descriptions without the seat's names).
+func toolTable(s *Sidecar) []mcpstdio.Tool {
+	tools := append([]mcpstdio.Tool{
+		{
+			Name: ToolSay, Description: sayDescription, InputSchema: json.RawMessage(saySchema),
+			Annotations: &mcpstdio.Annotations{Title: "Say to the room"},
 		},
-	}))
-	say.Annotations = mcp.ToolAnnotation{Title: "Say to the room", ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(false), OpenWorldHint: mcp.ToBoolPtr(false)}
-
-	hist := mcp.NewToolWithRawSchema(ToolHistory, historyDescription, rawSchema(map[string]any{
-		"type": "object",
-		"properties": map[string]any{
-			"limit":  map[string]any{"type": "integer", "minimum": 1, "maximum": wire.HistoryMax, "description": historyLimitDescription},
-			"before": str(historyBeforeDescription),
+		{
+			Name: ToolHistory, Description: historyDescription, InputSchema: json.RawMessage(historySchema),
+			Annotations: &mcpstdio.Annotations{Title: "Read the room's history", ReadOnly: true, Idempotent: true},
 		},
-	}))
-	hist.Annotations = mcp.ToolAnnotation{Title: "Read the room's history", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
-
-	usage := mcp.NewToolWithRawSchema(ToolUsage, usageDescription, rawSchema(map[string]any{
-		"type":       "object",
-		"properties": map[string]any{},
-	}))
-	usage.Annotations = mcp.ToolAnnotation{Title: "My usage limits", ReadOnlyHint: mcp.ToBoolPtr(true), DestructiveHint: mcp.ToBoolPtr(false), IdempotentHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)}
-
-	tools := append([]server.ServerTool{
-		{Tool: say, Handler: s.handleSay},
-		{Tool: hist, Handler: s.handleHistory},
-		{Tool: usage, Handler: s.handleUsage},
-	}, sessionTools(s)...) // the session operations' (sessionops.go)
-	if s != nil {
-		self := s.self()
-		for i := range tools {
-			tools[i].Tool.Description = self.describe(tools[i].Tool.Description)
-		}
+		{
+			Name: ToolUsage, Description: usageDescription, InputSchema: json.RawMessage(usageSchema),
+			Annotations: &mcpstdio.Annotations{Title: "My usage limits", ReadOnly: true, Idempotent: true},
+		},
+	}, sessionTools()...) // the session operations' (sessionops.go)
+	if s == nil {
+		return tools
+	}
+	handlers := map[string]mcpstdio.Handler{
+		ToolSay: s.handleSay, ToolHistory: s.handleHistory, ToolUsage: s.handleUsage,
+		ToolListSessions:   s.withSelfJSON(s.handleListSessions),
+		ToolControlSession: s.withSelfJSON(s.handleControlSession),
+		ToolSessionStatus:  s.withSelfJSON(s.handleSessionStatus),
+	}
+	self := s.self()
+	for i := range tools {
+		tools[i].Description = self.describe(tools[i].Description)
+		tools[i].Handler = handlers[tools[i].Name]
 	}
 	return tools
 }
 
-// Tools returns the tool definitions, in tools/list order (exported for tests
-// and docs).
-func Tools() []mcp.Tool {
-	var tools []mcp.Tool
-	for _, t := range toolTable(nil) {
-		tools = append(tools, t.Tool)
-	}
-	return tools
-}
+// Tools returns the tool definitions, in the table's order (exported for
+// tests and docs; tools/list shows them by name).
+func Tools() []mcpstdio.Tool { return toolTable(nil) }
 
-func (s *Sidecar) addTools() { s.mcp.AddTools(toolTable(s)...) }
+// addTools (re)registers the tools, sorted by name as mcp-go served them
+// (CLIs see the list they saw before): the server tells the client when a
+// description changed.
+func (s *Sidecar) addTools() {
+	tools := toolTable(s)
+	slices.SortFunc(tools, func(a, b mcpstdio.Tool) int { return strings.Compare(a.Name, b.Name) })
+	if err := s.mcp.SetTools(tools); err != nil {
+		s.log.Error("the tools could not be registered", "error", err) // the table is checked by tests: never in a build
+	}
+}
 
 // ready is nil when the sidecar can talk to the room, else the error result.
-func (s *Sidecar) ready() *mcp.CallToolResult {
+func (s *Sidecar) ready() *mcpstdio.Result {
 	if len(s.cfg.Missing) > 0 || s.room == nil {
-		return mcp.NewToolResultError(s.cfg.missingError())
+		return mcpstdio.ErrorResult(s.cfg.missingError())
 	}
 	return nil
 }
 
 // roomError words a request failure for the session.
-func roomError(err error, what string) *mcp.CallToolResult {
+func roomError(err error, what string) *mcpstdio.Result {
 	switch {
 	case errors.Is(err, ErrNotConnected):
-		return mcp.NewToolResultError(fmt.Sprintf("Not %s: %v. Nothing reached the room; try again shortly.", what, err))
+		return mcpstdio.ErrorResult(fmt.Sprintf("Not %s: %v. Nothing reached the room; try again shortly.", what, err))
 	case errors.Is(err, ErrDropped), errors.Is(err, ErrNoAnswer):
-		return mcp.NewToolResultError(fmt.Sprintf("Not confirmed: %v. It may or may not have been %s; do not repeat it blind — check read_room_history first.", err, what))
+		return mcpstdio.ErrorResult(fmt.Sprintf("Not confirmed: %v. It may or may not have been %s; do not repeat it blind — check read_room_history first.", err, what))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return mcp.NewToolResultError(fmt.Sprintf("Cancelled before the room answered (%v); it may or may not have been %s.", err, what))
+		return mcpstdio.ErrorResult(fmt.Sprintf("Cancelled before the room answered (%v); it may or may not have been %s.", err, what))
 	}
-	return mcp.NewToolResultError(fmt.Sprintf("Not %s: %v", what, err))
+	return mcpstdio.ErrorResult(fmt.Sprintf("Not %s: %v", what, err))
 }
 
 // parseTo reads the `to` argument: a name, a list of names, or a JSON list
@@ -191,7 +192,7 @@ func stringArg(args map[string]any, key string) (string, error) {
 	return s, nil
 }
 
-func (s *Sidecar) handleSay(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleSay(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	r, err := s.say(ctx, req)
 	if r != nil && err == nil {
 		r = s.withUsage(ctx, r)
@@ -200,22 +201,22 @@ func (s *Sidecar) handleSay(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 }
 
 // say posts; handleSay adds the seat's own block to whatever it answers.
-func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
-	args := req.GetArguments()
+	args := req.Args()
 	content, err := stringArg(args, "content")
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcpstdio.ErrorResult(err.Error()), nil
 	}
 	to, err := parseTo(args["to"])
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcpstdio.ErrorResult(err.Error()), nil
 	}
 	lastSeen, err := stringArg(args, "last_seen")
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcpstdio.ErrorResult(err.Error()), nil
 	}
 	lastSeen = strings.TrimSpace(lastSeen)
 
@@ -224,7 +225,7 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		d := s.draft
 		s.draftMu.Unlock()
 		if d == nil {
-			return mcp.NewToolResultError("Nothing sent: content is empty and there is no draft (a draft exists only after a refused post). Pass content to speak."), nil
+			return mcpstdio.ErrorResult("Nothing sent: content is empty and there is no draft (a draft exists only after a refused post). Pass content to speak."), nil
 		}
 		content = d.content
 		if to == nil {
@@ -241,7 +242,7 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	res := v.(*wire.PostResult)
 	switch {
 	case res.Error != "":
-		return mcp.NewToolResultError("Not delivered: " + res.Error), nil
+		return mcpstdio.ErrorResult("Not delivered: " + res.Error), nil
 	case res.Delivered:
 		s.draftMu.Lock()
 		s.draft = nil
@@ -250,12 +251,12 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		if got == "" {
 			got = id
 		}
-		return mcp.NewToolResultText(DeliveredPrefix + got), nil
+		return mcpstdio.TextResult(DeliveredPrefix + got), nil
 	}
 	s.draftMu.Lock()
 	s.draft = &draft{content: content, to: to}
 	s.draftMu.Unlock()
-	return mcp.NewToolResultError(s.refusal(res.Missed, to)), nil
+	return mcpstdio.ErrorResult(s.refusal(res.Missed, to)), nil
 }
 
 // refusal words the floor's refusal so the next move is plain.
@@ -336,28 +337,28 @@ func intArg(args map[string]any, key string) (int, bool, error) {
 }
 
 // history reads a page; handleHistory adds who the seat is.
-func (s *Sidecar) history(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) history(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
-	args := req.GetArguments()
+	args := req.Args()
 	limit, given, err := intArg(args, "limit")
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcpstdio.ErrorResult(err.Error()), nil
 	}
 	var note string
 	switch {
 	case !given:
 		limit = wire.HistoryDefault
 	case limit < 1:
-		return mcp.NewToolResultError(fmt.Sprintf("limit must be between 1 and %d; got %d", wire.HistoryMax, limit)), nil
+		return mcpstdio.ErrorResult(fmt.Sprintf("limit must be between 1 and %d; got %d", wire.HistoryMax, limit)), nil
 	case limit > wire.HistoryMax:
 		note = fmt.Sprintf(" (limit %d capped at %d)", limit, wire.HistoryMax)
 		limit = wire.HistoryMax
 	}
 	before, err := stringArg(args, "before")
 	if err != nil {
-		return mcp.NewToolResultError(err.Error()), nil
+		return mcpstdio.ErrorResult(err.Error()), nil
 	}
 	before = strings.TrimSpace(before)
 
@@ -368,12 +369,12 @@ func (s *Sidecar) history(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 	}
 	res := v.(*wire.HistoryResult)
 	if res.Error != "" {
-		return mcp.NewToolResultError("The room could not read the history: " + res.Error), nil
+		return mcpstdio.ErrorResult("The room could not read the history: " + res.Error), nil
 	}
-	return mcp.NewToolResultText(formatHistory(res, before, note, s.loc)), nil
+	return mcpstdio.TextResult(formatHistory(res, before, note, s.loc)), nil
 }
 
-func (s *Sidecar) handleHistory(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleHistory(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	r, err := s.history(ctx, req)
 	if r != nil && err == nil {
 		r = s.withSelf(r)
@@ -406,7 +407,7 @@ func formatHistory(res *wire.HistoryResult, before, note string, loc *time.Locat
 	return b.String()
 }
 
-func (s *Sidecar) handleUsage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) handleUsage(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
 	r, err := s.usage(ctx, req)
 	if r != nil && err == nil {
 		r = s.withSelf(r)
@@ -415,7 +416,7 @@ func (s *Sidecar) handleUsage(ctx context.Context, req mcp.CallToolRequest) (*mc
 }
 
 // usage reads the seat's figures; handleUsage adds who the seat is.
-func (s *Sidecar) usage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Sidecar) usage(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Result, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
@@ -426,9 +427,9 @@ func (s *Sidecar) usage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallTo
 	}
 	res := v.(*wire.UsageResult)
 	if res.Error != "" {
-		return mcp.NewToolResultError("No usage figures: " + res.Error), nil
+		return mcpstdio.ErrorResult("No usage figures: " + res.Error), nil
 	}
-	return mcp.NewToolResultText(formatUsage(res, s.now(), s.loc)), nil
+	return mcpstdio.TextResult(formatUsage(res, s.now(), s.loc)), nil
 }
 
 // DeliveredID reads the message id out of a say_to_room result that says

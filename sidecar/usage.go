@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mark3labs/mcp-go/mcp"
 
+	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -22,7 +22,7 @@ import (
 var UsageWait = 1500 * time.Millisecond
 
 // withUsage appends the block to r's text (r's isError stays as it is).
-func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult) *mcp.CallToolResult {
+func (s *Sidecar) withUsage(ctx context.Context, r *mcpstdio.Result) *mcpstdio.Result {
 	return appendText(r, s.usageBlock(ctx))
 }
 
