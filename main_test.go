@@ -17,14 +17,15 @@ import (
 	"testing"
 	"time"
 
-	"pullcept/app"
+	"pullcept/cli"
+	"pullcept/dirs"
 	"pullcept/room/wire"
 )
 
 func TestVersion(t *testing.T) {
 	for _, arg := range []string{"version", "--version"} {
 		var out bytes.Buffer
-		if err := run(context.Background(), []string{arg}, nil, &out, &out); err != nil {
+		if err := cli.Run(context.Background(), []string{arg}, nil, &out, &out, cli.ExecServer); err != nil {
 			t.Fatal(err)
 		}
 		if s := out.String(); !strings.HasPrefix(s, "pullcept ") || !strings.Contains(s, fmt.Sprintf("room protocol %d", wire.ProtocolVersion)) {
@@ -34,7 +35,7 @@ func TestVersion(t *testing.T) {
 }
 
 // Signals (docs/performance.md "Start-up"): main installs no handler, each
-// subcommand with something to undo installs its own (onStopSignal). These
+// subcommand with something to undo installs its own (cli.OnStopSignal). These
 // run the real binary and signal it.
 
 // homeEnv is the environment of a pullcept run on home: the test's, without
@@ -80,7 +81,7 @@ func homeCleanedUp(t *testing.T, home string) {
 	if _, err := os.Lstat(filepath.Join(home, "run", "server.sock")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the server's socket is still there (%v)", err)
 	}
-	release, err := app.LockHome(filepath.Join(home, "state"))
+	release, err := dirs.LockHome(filepath.Join(home, "state"))
 	if err != nil {
 		t.Errorf("the home's lock is still held: %v", err)
 		return
@@ -256,5 +257,46 @@ func TestHookKeepsTheDefaultSignalAction(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	if _, s := waitExit(t, cmd); s != syscall.SIGTERM {
 		t.Errorf("the hook did not die of SIGTERM (signal %v)", s)
+	}
+}
+
+// The front binary runs the engine's commands by becoming the server
+// binary beside it (docs/decisions.md "Two binaries").
+func TestFrontExecsTheServerBinary(t *testing.T) {
+	home := t.TempDir()
+	cmd := exec.Command(pullceptBinary(t), "accounts", "list")
+	cmd.Env = homeEnv(home)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("accounts list through the front: %v\n%s", err, out)
+	}
+	if want := "No accounts: " + filepath.Join(home, "config.json") + " does not exist"; !strings.HasPrefix(string(out), want) {
+		t.Fatalf("accounts list through the front printed %q, want %q…", out, want)
+	}
+}
+
+// A front binary with no server binary beside it nor on PATH says so and
+// how to build it; the commands of its own still run.
+func TestFrontWithoutTheServerBinarySaysHowToBuild(t *testing.T) {
+	dir := t.TempDir()
+	alone := filepath.Join(dir, "pullcept")
+	data, err := os.ReadFile(pullceptBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := append(homeEnv(t.TempDir()), "PATH=/usr/bin:/bin")
+	cmd := exec.Command(alone, "server")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "pullcept-server is not beside "+dir) || !strings.Contains(string(out), "go build -o DIR/ . ./cmd/pullcept-server") {
+		t.Fatalf("server from a lone front: %v\n%s", err, out)
+	}
+	cmd = exec.Command(alone, "topics", "list")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "no topics yet") {
+		t.Fatalf("topics list from a lone front: %v\n%s", err, out)
 	}
 }

@@ -91,7 +91,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err := o.Dirs.Ensure(); err != nil {
 		return nil, err
 	}
-	unlock, err := lockHome(o.Dirs.State)
+	unlock, err := dirs.LockHome(o.Dirs.State)
 	if err != nil {
 		return nil, err
 	}

@@ -304,7 +304,7 @@ func TestOneRunPerHome(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Start(context.Background(), o)
-	if !errors.Is(err, ErrHomeBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+	if !errors.Is(err, dirs.ErrHomeBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Fatalf("second run: %v", err)
 	}
 	first.Close()

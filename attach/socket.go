@@ -116,6 +116,13 @@ func CheckPeer(c *net.UnixConn) error {
 
 // Dial connects to the server at path.
 func Dial(path string) (*net.UnixConn, error) {
+	// No socket file, no server: said without a socket, which would start
+	// the runtime's poller (epoll, an eventfd, a thread woken) for a
+	// command that then runs alone (a `topics list` with no server).
+	var pe *os.PathError
+	if _, err := os.Lstat(path); errors.As(err, &pe) && errors.Is(err, os.ErrNotExist) {
+		return nil, &net.OpError{Op: "dial", Net: "unix", Addr: &net.UnixAddr{Name: path, Net: "unix"}, Err: pe.Err}
+	}
 	return net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
 }
 

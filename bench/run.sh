@@ -17,7 +17,7 @@ export PATH="/usr/local/go/bin:$PATH"
 cd "$root"
 mkdir -p "$here/.out"
 echo "== build" >&2
-go build -o "$here/.out/pullcept" .
+CGO_ENABLED=0 go build -o "$here/.out/" . ./cmd/pullcept-server
 go build -o "$here/.out/pcbench" ./bench/pcbench
 for tool in tmux tail sh cat seq; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is needed" >&2; exit 1; }

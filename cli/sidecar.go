@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 // runSidecar is `pullcept sidecar`: the room's MCP server on stdio. A
 // SIGINT, SIGTERM or SIGHUP ends it as the end of stdin does (the room
 // connection closed, exit status 0) once it has written its first answer,
-// initialize's: the signal handler's thread (onStopSignal) starts after the
+// initialize's: the signal handler's thread (OnStopSignal) starts after the
 // CLI has what it waits for. A signal before that ends the process, which
 // has nothing to undo yet.
 func runSidecar(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := &afterFirstWrite{w: stdout, then: func() func() {
-		sctx, stop := onStopSignal(ctx)
+		sctx, stop := OnStopSignal(ctx)
 		context.AfterFunc(sctx, cancel)
 		return stop
 	}}

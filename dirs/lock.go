@@ -1,4 +1,4 @@
-package app
+package dirs
 
 // One run per home (issue "Sessions outlive the terminal": two pullcept
 // processes on one home ran two engines over one store — two floors and two
@@ -25,12 +25,10 @@ var ErrHomeBusy = errors.New("another pullcept runs on this home")
 // LockFile is the lock's name under the state folder.
 const LockFile = "pullcept.lock"
 
-// LockHome takes the home's lock for a command that writes the store
-// while no run owns the home; release gives it back.
-func LockHome(stateDir string) (release func(), err error) { return lockHome(stateDir) }
-
-// lockHome takes the home's lock; release gives it back.
-func lockHome(stateDir string) (release func(), err error) {
+// LockHome takes the home's lock (the engine's run, or a command that
+// reads or writes the store while no run owns the home); release gives it
+// back.
+func LockHome(stateDir string) (release func(), err error) {
 	path := filepath.Join(stateDir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {

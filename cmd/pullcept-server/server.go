@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -18,15 +17,11 @@ import (
 
 	"pullcept/app"
 	"pullcept/attach"
+	"pullcept/cli"
 	"pullcept/control"
 	"pullcept/dirs"
-	"pullcept/seat/hook"
 	"pullcept/server"
 )
-
-// envReadyFD names the descriptor a spawned server reports on: "ok\n" once
-// it listens, else its error.
-const envReadyFD = "PULLCEPT_SERVER_READY_FD"
 
 // startApp starts the run for this home. wait is how long to wait for the
 // home's lock (a server that is ending still holds it).
@@ -37,8 +32,8 @@ func startApp(ctx context.Context, d dirs.Dirs, wait time.Duration) (*app.App, e
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		a, err := app.Start(ctx, app.Options{Dirs: d, PersonName: personName(), ExePath: exe})
-		if err == nil || !errors.Is(err, app.ErrHomeBusy) || time.Now().After(deadline) {
+		a, err := app.Start(ctx, app.Options{Dirs: d, PersonName: cli.PersonName(), ExePath: exe})
+		if err == nil || !errors.Is(err, dirs.ErrHomeBusy) || time.Now().After(deadline) {
 			return a, err
 		}
 		select { // polling: flock has no wait with a deadline
@@ -50,34 +45,50 @@ func startApp(ctx context.Context, d dirs.Dirs, wait time.Duration) (*app.App, e
 }
 
 // stableExe is the binary the seats launch as sidecar and hooks for the
-// server's whole life: a link (else a copy) of this binary in the runtime
-// folder, so a `go run` cache cleaned or a binary rebuilt meanwhile does
-// not break the seats.
+// server's whole life: a link (else a copy) of the front binary
+// (cli.FrontBinary) in the runtime folder, with this binary beside it as
+// pullcept-server (a seat's shell running `pullcept serve` or `accounts`
+// finds it there), so a binary rebuilt or removed meanwhile does not break
+// the seats.
 func stableExe(runtime string) (string, error) {
-	exe, err := os.Executable()
+	front, err := cli.FrontBinary()
 	if err != nil {
-		return "", fmt.Errorf("find this binary for the sidecar: %w", err)
+		return "", fmt.Errorf("find the front binary for the sidecar: %w", err)
 	}
-	if exe, err = filepath.EvalSymlinks(exe); err != nil {
-		return "", err
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find this binary: %w", err)
 	}
 	dir := filepath.Join(runtime, "bin")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	dst := filepath.Join(dir, "pullcept")
+	if err := keepCopy(self, filepath.Join(dir, cli.ServerName)); err != nil {
+		return "", err
+	}
+	dst := filepath.Join(dir, cli.FrontName)
+	return dst, keepCopy(front, dst)
+}
+
+// keepCopy puts a link (else a copy) of the binary src at dst, replacing
+// dst whole.
+func keepCopy(src, dst string) error {
+	src, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
 	tmp := dst + ".tmp" + strconv.Itoa(os.Getpid())
 	_ = os.Remove(tmp)
-	if err := os.Link(exe, tmp); err != nil {
-		if err := copyFile(exe, tmp); err != nil {
-			return "", fmt.Errorf("keep a copy of this binary for the seats: %w", err)
+	if err := os.Link(src, tmp); err != nil {
+		if err := copyFile(src, tmp); err != nil {
+			return fmt.Errorf("keep a copy of %s for the seats: %w", src, err)
 		}
 	}
 	if err := os.Rename(tmp, dst); err != nil {
 		os.Remove(tmp)
-		return "", err
+		return err
 	}
-	return dst, nil
+	return nil
 }
 
 func copyFile(src, dst string) error {
@@ -100,7 +111,7 @@ func copyFile(src, dst string) error {
 // newServer makes the server of the app a.
 func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error) {
 	return server.Listen(server.Options{
-		App: a, Socket: attach.SocketPath(d.Runtime), Build: version(), Close: a.Close,
+		App: a, Socket: attach.SocketPath(d.Runtime), Build: cli.Version(), Close: a.Close,
 		ExitWhenIdle: background, Prefix: os.Getenv("PULLCEPT_PREFIX"),
 		Command: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return storeCommand(a, args, stdout)
@@ -113,19 +124,19 @@ func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error)
 // home's lock released): from the start, since startApp may already have
 // launched something.
 func runServer(ctx context.Context, stderr io.Writer) error {
-	ctx, stop := onStopSignal(ctx)
+	ctx, stop := cli.OnStopSignal(ctx)
 	defer stop()
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
 	}
 	var ready *os.File
-	if fd, err := strconv.Atoi(os.Getenv(envReadyFD)); err == nil && fd > 2 {
+	if fd, err := strconv.Atoi(os.Getenv(cli.EnvReadyFD)); err == nil && fd > 2 {
 		// Close-on-exec: a child started before "ok" (a local MCP server)
 		// must not hold the pipe, or the client waits for that child.
 		syscall.CloseOnExec(fd)
 		ready = os.NewFile(uintptr(fd), "ready")
-		os.Unsetenv(envReadyFD)
+		os.Unsetenv(cli.EnvReadyFD)
 		defer ready.Close()
 	}
 	fail := func(err error) error {
@@ -153,61 +164,6 @@ func runServer(ctx context.Context, stderr io.Writer) error {
 	return nil
 }
 
-// spawnServer starts a background server for the home and waits until it
-// listens or says why it cannot.
-func spawnServer(d dirs.Dirs) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
-		w.Close()
-		return err
-	}
-	defer devnull.Close()
-	// The server's stderr (a panic, the race detector) goes to a file: it
-	// has no terminal.
-	errlog, err := os.OpenFile(filepath.Join(d.State, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		w.Close()
-		return err
-	}
-	defer errlog.Close()
-	cmd := exec.Command(exe, "server")
-	cmd.Env = append(os.Environ(), envReadyFD+"=3")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, errlog
-	cmd.ExtraFiles = []*os.File{w}
-	cmd.SysProcAttr = detached()
-	err = cmd.Start()
-	w.Close()
-	if err != nil {
-		return fmt.Errorf("start the pullcept server: %w", err)
-	}
-	go func() { _ = cmd.Wait() }() // reaped if it ends while we run
-	b, _ := io.ReadAll(io.LimitReader(r, 4096))
-	msg := string(b)
-	if msg == "ok\n" {
-		return nil
-	}
-	if msg == "" {
-		msg = "it ended without a word (see " + filepath.Join(d.State, "pullcept.log") + ")"
-	}
-	return fmt.Errorf("the pullcept server did not start: %s", trimNL(msg))
-}
-
-func trimNL(s string) string {
-	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
 // serveForeground is `pullcept serve` with no server running: the engine
 // runs here, with the attach socket open so a `pullcept` can attach, and
 // this process's stdio is its first control client; it ends with stdin.
@@ -215,7 +171,7 @@ func trimNL(s string) string {
 // other case, needs no handler: a signal ends it and the server sees the
 // connection close).
 func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout io.Writer) error {
-	ctx, stop := onStopSignal(ctx)
+	ctx, stop := cli.OnStopSignal(ctx)
 	defer stop()
 	a, err := startApp(ctx, d, 0)
 	if err != nil {
@@ -233,14 +189,4 @@ func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout i
 	stop()
 	<-done
 	return err
-}
-
-// seatHere says which seat of this home's person this process runs in ("")
-// when it runs in none: a pullcept run by an agent in its own shell does
-// not act as the person (docs/decisions.md "Agents are not the person").
-func seatHere(d dirs.Dirs) string {
-	if s := os.Getenv(hook.EnvSeat); s != "" && os.Getenv(hook.EnvSeatHome) == d.Runtime {
-		return s
-	}
-	return ""
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -57,8 +57,8 @@ func statusLine(ctx context.Context, body []byte) string {
 	}
 	// A signal to the hook ends the person's command too (CommandContext
 	// kills it) and the room's line is printed; elsewhere a hook has
-	// nothing to undo and keeps the default action (onStopSignal).
-	ctx, stop := onStopSignal(ctx)
+	// nothing to undo and keeps the default action (OnStopSignal).
+	ctx, stop := OnStopSignal(ctx)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, statusLineTimeout)
 	defer cancel()

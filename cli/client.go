@@ -1,0 +1,293 @@
+package cli
+
+// The client side of the server (issue "Sessions outlive the terminal"):
+// `pullcept` attaches (starting the server when none runs), `ls` and
+// `kill-server` ask the server, and the store commands run in the server
+// while one owns the home.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"pullcept/attach"
+	"pullcept/dirs"
+	"pullcept/seat/hook"
+	"pullcept/topicstore"
+)
+
+// ErrExit carries a client's exit status from the server's Exit frame.
+type ErrExit struct{ Code int }
+
+func (e ErrExit) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// DialServer connects to the home's server and greets it with h; with
+// start, a server is started when none runs. ok false (no error) means no
+// server runs.
+func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, net.Conn, bool, error) {
+	path := attach.SocketPath(d.Runtime)
+	for attempt := 0; ; attempt++ {
+		uc, err := attach.Dial(path)
+		if err != nil {
+			if !attach.NoServer(err) {
+				return nil, nil, false, fmt.Errorf("attach to %s: %w", path, err)
+			}
+			if !start {
+				return nil, nil, false, nil
+			}
+			if attempt > 0 {
+				return nil, nil, false, fmt.Errorf("the pullcept server started but %s does not answer: %w", path, err)
+			}
+			if err := spawnServer(d); err != nil {
+				return nil, nil, false, err
+			}
+			continue
+		}
+		h.PID, h.Build = os.Getpid(), Version()
+		c := attach.NewConn(uc)
+		if _, err := attach.Greet(c, h); err != nil {
+			uc.Close()
+			// A server that was ending as we came: start the next one.
+			if start && attempt == 0 && isEnding(err) {
+				if err := spawnServer(d); err != nil {
+					return nil, nil, false, err
+				}
+				continue
+			}
+			return nil, nil, false, err
+		}
+		return c, uc, true, nil
+	}
+}
+
+func isEnding(err error) bool {
+	return err != nil && err.Error() == "the server is ending; run pullcept again to start a new one"
+}
+
+// RefuseFromSeat stops what only the person does when run from a seat.
+func RefuseFromSeat(d dirs.Dirs, what string) error {
+	if s := seatHere(d); s != "" {
+		return fmt.Errorf("this shell runs inside the seat %s of the person's pullcept on this home: %s is for the person to do from their own terminal "+
+			"(reading works here: pullcept ls, pullcept topics; an agent may run its own pullcept with another PULLCEPT_HOME)", s, what)
+	}
+	return nil
+}
+
+// attachTUI is `pullcept`: the screen of the home's server on this terminal.
+// A SIGTERM or SIGHUP (the terminal closed) detaches and puts the terminal
+// back out of raw mode; installed first, as before: RunTerminal's SIGWINCH
+// handler starts the signal package's thread anyway, and this way it starts
+// while the client waits for the server.
+func attachTUI(ctx context.Context) error {
+	ctx, stop := OnStopSignal(ctx)
+	defer stop()
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := RefuseFromSeat(d, "attaching to the person's session"); err != nil {
+		return err
+	}
+	if err := d.Ensure(); err != nil {
+		return err
+	}
+	h := attach.Hello{Mode: attach.ModeTUI, Env: attach.TerminalEnv(os.Environ()), Cols: 80, Rows: 24}
+	if w, ht, err := termSize(os.Stdout); err == nil {
+		h.Cols, h.Rows = w, ht
+	}
+	if n, err := os.Readlink("/proc/self/fd/0"); err == nil {
+		h.TTY = n
+	}
+	h.Terminal = attach.OfferTerminal(os.Stdin, os.Stdout)
+	c, uc, _, err := DialServer(d, h, true)
+	if err != nil {
+		return err
+	}
+	defer uc.Close()
+	exit, err := attach.RunTerminal(ctx, c, os.Stdin, os.Stdout)
+	if err != nil {
+		return err
+	}
+	if exit.Message != "" {
+		fmt.Fprintln(os.Stdout, exit.Message)
+	}
+	if exit.Code != 0 {
+		return ErrExit{exit.Code}
+	}
+	return nil
+}
+
+// Relay runs a screenless client to its Exit.
+func Relay(ctx context.Context, c *attach.Conn, uc net.Conn, stdin io.Reader, stdout, stderr io.Writer) error {
+	stop := context.AfterFunc(ctx, func() { uc.Close() })
+	defer stop()
+	exit, err := attach.Relay(ctx, c, stdin, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	if exit.Message != "" {
+		if exit.Code != 0 {
+			fmt.Fprintln(stderr, exit.Message)
+		} else {
+			fmt.Fprintln(stdout, exit.Message)
+		}
+	}
+	if exit.Code != 0 {
+		return ErrExit{exit.Code}
+	}
+	return nil
+}
+
+// listServer is `pullcept ls`.
+func listServer(ctx context.Context, stdout io.Writer) error {
+	return askServer(ctx, attach.ModeList, "", stdout)
+}
+
+// killServer is `pullcept kill-server`: the server and its seats end (the
+// seats' stop sequence) before it returns.
+func killServer(ctx context.Context, stdout io.Writer) error {
+	return askServer(ctx, attach.ModeKill, "ending the server", stdout)
+}
+
+// askServer sends one screenless request (ls, kill) to the running server;
+// personOnly names what a seat's shell may not do ("" = anyone may).
+func askServer(ctx context.Context, mode, personOnly string, stdout io.Writer) error {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if personOnly != "" {
+		if err := RefuseFromSeat(d, personOnly); err != nil {
+			return err
+		}
+	}
+	c, uc, ok, err := DialServer(d, attach.Hello{Mode: mode}, false)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("no server runs for this home (%s)", attach.SocketPath(d.Runtime))
+	}
+	defer uc.Close()
+	return Relay(ctx, c, uc, nil, stdout, os.Stderr)
+}
+
+// StoreClient runs a store command (topics, accounts): in the server when
+// one owns the home, else here under the home's lock, by offline (nil:
+// topics, on the store in this process). writes says the command changes
+// something, which a seat's shell may not do.
+func StoreClient(ctx context.Context, args []string, stdout io.Writer, writes bool, offline func(d dirs.Dirs, args []string, stdout io.Writer) error) error {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if writes {
+		if err := RefuseFromSeat(d, "changing the accounts"); err != nil {
+			return err
+		}
+		// A signal waits until config.json is written (no temporary file
+		// left beside it); nothing here reads ctx. Reading commands keep the
+		// default action: Ctrl-C stops a long topics show at once.
+		var stop context.CancelFunc
+		ctx, stop = OnStopSignal(ctx)
+		defer stop()
+	}
+	if err := d.Ensure(); err != nil {
+		return err
+	}
+	c, uc, ok, err := DialServer(d, attach.Hello{Mode: attach.ModeCommand, Args: args}, false)
+	if err != nil {
+		return err
+	}
+	if ok {
+		defer uc.Close()
+		return Relay(ctx, c, uc, nil, stdout, os.Stderr)
+	}
+	release, err := dirs.LockHome(d.State)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if offline != nil {
+		return offline(d, args, stdout)
+	}
+	store, err := topicstore.Open(d.Logs())
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return Topics(store, args[1:], stdout)
+}
+
+// EnvReadyFD names the descriptor a spawned server reports on: "ok\n" once
+// it listens, else its error.
+const EnvReadyFD = "PULLCEPT_SERVER_READY_FD"
+
+// spawnServer starts a background server for the home and waits until it
+// listens or says why it cannot.
+func spawnServer(d dirs.Dirs) error {
+	exe, err := ServerBinary()
+	if err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer devnull.Close()
+	// The server's stderr (a panic, the race detector) goes to a file: it
+	// has no terminal.
+	errlog, err := os.OpenFile(filepath.Join(d.State, "server.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer errlog.Close()
+	cmd := exec.Command(exe, "server")
+	cmd.Env = append(os.Environ(), EnvReadyFD+"=3")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, errlog
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = detached()
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return fmt.Errorf("start the pullcept server: %w", err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped if it ends while we run
+	b, _ := io.ReadAll(io.LimitReader(r, 4096))
+	msg := string(b)
+	if msg == "ok\n" {
+		return nil
+	}
+	if msg == "" {
+		msg = "it ended without a word (see " + filepath.Join(d.State, "pullcept.log") + ")"
+	}
+	return fmt.Errorf("the pullcept server did not start: %s", trimNL(msg))
+}
+
+func trimNL(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// seatHere says which seat of this home's person this process runs in ("")
+// when it runs in none: a pullcept run by an agent in its own shell does
+// not act as the person (docs/decisions.md "Agents are not the person").
+func seatHere(d dirs.Dirs) string {
+	if s := os.Getenv(hook.EnvSeat); s != "" && os.Getenv(hook.EnvSeatHome) == d.Runtime {
+		return s
+	}
+	return ""
+}

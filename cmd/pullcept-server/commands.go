@@ -1,0 +1,130 @@
+package main
+
+// The commands of the server binary (cli.Engine): `pullcept server`,
+// `pullcept serve` and `pullcept accounts`, which the front execs here.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+
+	"pullcept/app"
+	"pullcept/attach"
+	"pullcept/cli"
+	"pullcept/dirs"
+	"pullcept/seat"
+)
+
+func main() { cli.Main(engine) }
+
+// engine runs the commands that link the engine; every other command runs
+// as in the front binary.
+func engine(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch cmd {
+	case "serve":
+		return serve(ctx, stdin, stdout)
+	case "server":
+		return runServer(ctx, stderr)
+	case "accounts":
+		args = append([]string{cmd}, args...)
+		return cli.StoreClient(ctx, args, stdout, writes(args), accountsHere)
+	}
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// accountsHere is `pullcept accounts` with no server running, under the
+// home's lock.
+func accountsHere(d dirs.Dirs, args []string, stdout io.Writer) error {
+	if nick, ok := nicknameArgs(args); ok {
+		cfg, _ := seat.Load(d.ConfigFile())
+		if acc, found := cfg.Account(nick[0]); found {
+			acc.Nickname = nick[1]
+			if err := app.CheckCallName(acc.CallName(), cli.PersonName()); err != nil {
+				return fmt.Errorf("accounts nickname: %w", err)
+			}
+		}
+	}
+	return seat.AccountsCommand(args[1:], d.ConfigFile(), stdout, exec.LookPath)
+}
+
+// serve is `pullcept serve`: a control client of the running server, or
+// the engine in the foreground when none runs (never two engines).
+func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := cli.RefuseFromSeat(d, "serving as the person"); err != nil {
+		return err
+	}
+	if err := d.Ensure(); err != nil {
+		return err
+	}
+	c, uc, ok, err := cli.DialServer(d, attach.Hello{Mode: attach.ModeControl}, false)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return serveForeground(ctx, d, stdin, stdout)
+	}
+	defer uc.Close()
+	return cli.Relay(ctx, c, uc, stdin, stdout, os.Stderr)
+}
+
+// writes says whether a store command changes something.
+func writes(args []string) bool {
+	if len(args) < 2 || args[0] != "accounts" {
+		return false
+	}
+	switch args[1] {
+	case "add", "remove", "rm", "nickname", "nick":
+		return true
+	}
+	return false
+}
+
+// nicknameArgs is `accounts nickname ID [NICK]`'s id and nickname.
+func nicknameArgs(args []string) ([2]string, bool) {
+	if len(args) < 3 || len(args) > 4 || args[0] != "accounts" || (args[1] != "nickname" && args[1] != "nick") {
+		return [2]string{}, false
+	}
+	nick := ""
+	if len(args) == 4 {
+		nick = args[3]
+	}
+	return [2]string{args[2], nick}, true
+}
+
+// storeCommand runs a store command inside the server.
+func storeCommand(a *app.App, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "accounts":
+		if nick, ok := nicknameArgs(args); ok {
+			// The running app saves it and renames the running seats.
+			name, err := a.SetNickname(nick[0], nick[1])
+			if err != nil {
+				return fmt.Errorf("accounts nickname: %w", err)
+			}
+			fmt.Fprintf(stdout, "The room now calls %s %q (%s).\n", nick[0], name, a.Dirs().ConfigFile())
+			return nil
+		}
+		if err := seat.AccountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, exec.LookPath); err != nil {
+			return err
+		}
+		if writes(args) {
+			if n := a.ReloadAccounts(); n != "" {
+				fmt.Fprintln(stdout, "the running server reloaded config.json:", n)
+			}
+		}
+		return nil
+	case "topics":
+		return cli.Topics(a.Store(), args[1:], stdout)
+	}
+	return fmt.Errorf("unknown command %q", args[0])
+}
