@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pullcept/jsontext"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -369,15 +370,15 @@ func (c *conn) initialize(id, params json.RawMessage) {
 	// the CLI waits for at start-up.
 	b := make([]byte, 0, 128+len(c.s.info.Instructions)*11/10)
 	b = append(b, `{"protocolVersion":`...)
-	b = appendString(b, negotiate(asked))
+	b = jsontext.AppendString(b, negotiate(asked))
 	b = append(b, `,"capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":`...)
-	b = appendString(b, c.s.info.Name)
+	b = jsontext.AppendString(b, c.s.info.Name)
 	b = append(b, `,"version":`...)
-	b = appendString(b, c.s.info.Version)
+	b = jsontext.AppendString(b, c.s.info.Version)
 	b = append(b, '}')
 	if c.s.info.Instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = appendString(b, c.s.info.Instructions)
+		b = jsontext.AppendString(b, c.s.info.Instructions)
 	}
 	b = append(b, '}')
 	if c.reply(id, b) == nil {
@@ -495,7 +496,7 @@ func resultJSON(r *Result) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"text","text":`...)
-		b = appendString(b, t)
+		b = jsontext.AppendString(b, t)
 		b = append(b, '}')
 	}
 	b = append(b, ']')
@@ -569,7 +570,7 @@ func (c *conn) fail(id json.RawMessage, code int, msg string) error {
 	b = append(b, `,"error":{"code":`...)
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
-	b = appendString(b, msg)
+	b = jsontext.AppendString(b, msg)
 	b = append(b, "}}\n"...)
 	return c.write(b)
 }

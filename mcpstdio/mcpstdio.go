@@ -50,6 +50,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"pullcept/jsontext"
 	"strconv"
 	"sync"
 )
@@ -246,10 +247,10 @@ func (s *Server) toolList() ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, t.Name)
+		b = jsontext.AppendString(b, t.Name)
 		if t.Description != "" {
 			b = append(b, `,"description":`...)
-			b = appendString(b, t.Description)
+			b = jsontext.AppendString(b, t.Description)
 		}
 		b = append(b, `,"inputSchema":`...)
 		if t.InputSchema == nil {
@@ -267,7 +268,7 @@ func (s *Server) toolList() ([]byte, error) {
 			b = append(b, `,"annotations":{`...)
 			if a.Title != "" {
 				b = append(b, `"title":`...)
-				b = appendString(b, a.Title)
+				b = jsontext.AppendString(b, a.Title)
 				b = append(b, ',')
 			}
 			b = append(b, `"readOnlyHint":`...)
