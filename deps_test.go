@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -326,7 +325,9 @@ func TestNoHeavyPackageInit(t *testing.T) {
 // 0), `pullcept sidecar` from exec to its answer to initialize, and
 // attaching: `pullcept` in a new pty, from exec to the first bytes on the
 // terminal (the client's start-up, its greeting, the terminal passed and
-// the server starting the screen, which writes its set-up first). Each
+// the server starting the screen, which writes its set-up first); and
+// attaching's own start-up, exec → its Hello at a listener, against a
+// hello-world that dials the same listener from the same pty. Each
 // reports "CASE-ms", its median, and "CASE-over-ms", the median over rounds
 // of its time minus the hello-world's in the same round (the sidecar's
 // answer minus the hello-world's line read through a pipe): the figure
@@ -344,6 +345,18 @@ func BenchmarkStartup(b *testing.B) {
 	hb.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := hb.CombinedOutput(); err != nil {
 		b.Fatalf("go build hello: %v\n%s", err, out)
+	}
+	// A hello-world that dials: connects to the Unix socket in its argument
+	// and writes one byte, the reference for attaching's greeting.
+	helloDial := filepath.Join(b.TempDir(), "hellodial")
+	dsrc := filepath.Join(b.TempDir(), "hellodial.go")
+	if err := os.WriteFile(dsrc, []byte("package main\n\nimport (\n\t\"net\"\n\t\"os\"\n)\n\nfunc main() {\n\tc, err := net.Dial(\"unix\", os.Args[1])\n\tif err != nil {\n\t\tos.Exit(1)\n\t}\n\tc.Write([]byte{1})\n\tc.Close()\n}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	hd := exec.Command("go", "build", "-o", helloDial, dsrc)
+	hd.Env = hb.Env
+	if out, err := hd.CombinedOutput(); err != nil {
+		b.Fatalf("go build hellodial: %v\n%s", err, out)
 	}
 	exe := func(args ...string) func() (time.Duration, error) {
 		return func() (time.Duration, error) {
@@ -475,32 +488,34 @@ func BenchmarkStartup(b *testing.B) {
 		}
 	}()
 	greetEnv := append(homeEnv(greetHome), "TERM=xterm-256color")
-	attachHello := func() (time.Duration, error) {
-		ptmx, tty, err := pty.Open()
-		if err != nil {
-			return 0, err
-		}
-		defer ptmx.Close()
-		pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
-		cmd := exec.Command(bin)
-		cmd.Env = greetEnv
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-		t0 := time.Now()
-		err = cmd.Start()
-		tty.Close()
-		if err != nil {
-			return 0, err
-		}
-		go io.Copy(io.Discard, ptmx)
-		select {
-		case at := <-greeted:
-			cmd.Wait()
-			return at.Sub(t0), nil
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			cmd.Wait()
-			return 0, errors.New("no Hello from the attaching client")
+	greetOnPty := func(argv ...string) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			ptmx, tty, err := pty.Open()
+			if err != nil {
+				return 0, err
+			}
+			defer ptmx.Close()
+			pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = greetEnv
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+			t0 := time.Now()
+			err = cmd.Start()
+			tty.Close()
+			if err != nil {
+				return 0, err
+			}
+			go io.Copy(io.Discard, ptmx)
+			select {
+			case at := <-greeted:
+				cmd.Wait()
+				return at.Sub(t0), nil
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				cmd.Wait()
+				return 0, fmt.Errorf("%s sent nothing to the listener", argv[0])
+			}
 		}
 	}
 	cases := []struct {
@@ -513,7 +528,8 @@ func BenchmarkStartup(b *testing.B) {
 		{"hook", exeEnv(bin, "hook", "activity")},
 		{"sidecar-initialize", sidecar},
 		{"hello-world-line", helloLine},
-		{"attach-hello", attachHello},
+		{"attach-hello", greetOnPty(bin)},
+		{"hello-world-dial", greetOnPty(helloDial, attach.SocketPath(gd.Runtime))},
 	}
 
 	// Topics and hooks first, with no server; attaching needs one.
@@ -543,12 +559,15 @@ func BenchmarkStartup(b *testing.B) {
 			}
 			return ms(median(o))
 		}
-		line := slices.IndexFunc(cases, func(c struct {
-			name string
-			once func() (time.Duration, error)
-		}) bool {
-			return c.name == "hello-world-line"
-		})
+		index := func(name string) int {
+			return slices.IndexFunc(cases, func(c struct {
+				name string
+				once func() (time.Duration, error)
+			}) bool {
+				return c.name == name
+			})
+		}
+		line, dial := index("hello-world-line"), index("hello-world-dial")
 		for i, c := range cases {
 			b.ReportMetric(ms(median(d[i])), c.name+"-ms")
 			switch {
@@ -556,6 +575,10 @@ func BenchmarkStartup(b *testing.B) {
 			case (c.name == "sidecar-initialize" || c.name == "attach-hello") && line >= 0:
 				// exec → the answer, against exec → the hello-world's line
 				b.ReportMetric(over(i, line), c.name+"-over-ms")
+				if c.name == "attach-hello" && dial >= 0 {
+					// and against a hello-world dialling the same listener
+					b.ReportMetric(over(i, dial), c.name+"-over-dial-ms")
+				}
 			default:
 				b.ReportMetric(over(i, 0), c.name+"-over-ms")
 			}
