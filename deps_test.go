@@ -179,6 +179,46 @@ func TestFrontLinksNothingHeavy(t *testing.T) {
 	}
 }
 
+// lightPackages are the packages the front binary's commands run on (the
+// front itself is "pullcept"), with the modules outside the standard
+// library each may link: none may link net/http, crypto/tls or the
+// templates (docs/decisions.md "Two binaries"). Their tests may link more:
+// go list -deps reads the packages, not their tests.
+var lightPackages = map[string][]string{
+	"pullcept/jsontext":  {},
+	"pullcept/room/dial": {},
+	"pullcept/mcpstdio":  {},
+	"pullcept/seat/hook": {},
+	"pullcept/sidecar":   {"github.com/google/uuid"},
+	"pullcept": {"github.com/google/uuid", "golang.org/x/sys/", "github.com/charmbracelet/x/term",
+		"github.com/muesli/cancelreader"},
+}
+
+func TestLightPackagesLinkLittle(t *testing.T) {
+	for pkg, allowed := range lightPackages {
+		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", pkg).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
+		}
+		listed := false
+		for line := range strings.Lines(string(out)) {
+			dep, std, _ := strings.Cut(strings.TrimSpace(line), " ")
+			listed = listed || dep == pkg
+			switch {
+			case dep == "net/http" || strings.HasPrefix(dep, "net/http/") || dep == "crypto/tls" || strings.HasPrefix(dep, "crypto/tls/") ||
+				dep == "html/template" || dep == "text/template":
+				t.Errorf("%s links %s", pkg, dep)
+			case std == "true" || strings.HasPrefix(dep, "pullcept") || strings.HasPrefix(dep, "vendor/") && !strings.Contains(dep, "/net/http"):
+			case !slices.ContainsFunc(allowed, func(a string) bool { return dep == a || strings.HasSuffix(a, "/") && strings.HasPrefix(dep, a) }):
+				t.Errorf("%s links %s: outside the standard library it may link only %v", pkg, dep, allowed)
+			}
+		}
+		if !listed {
+			t.Fatalf("go list -deps %s did not list the package itself:\n%s", pkg, out)
+		}
+	}
+}
+
 // Start-up (issue 13, point 3; docs/performance.md "Start-up"). Go runs every
 // linked package's initialisation for every subcommand, so a library that
 // compiles tables in init makes `pullcept topics`, `pullcept sidecar` (every

@@ -4,7 +4,7 @@
 // start with every CLI launch and every hook call, and linking net/http
 // alone costs 0.51 ms of start-up (docs/performance.md, "Issue 13 at the
 // end of the third session"), so this package links neither net/http nor
-// crypto/tls (deps_test.go). Plain TCP only: the room listens on loopback.
+// crypto/tls (the root's deps_test.go, TestLightPackagesLinkLittle). Plain TCP only: the room listens on loopback.
 package dial
 
 import (

@@ -3,7 +3,7 @@
 // room's own status line. `pullcept hook EVENT` runs it at every hook a
 // seat's CLI fires, so it links what that needs and nothing more: the
 // standard library without net/http (pullcept/room/dial does the POST) and
-// pullcept/room/wire (deps_test.go). Package seat, which writes the
+// pullcept/room/wire (the root's deps_test.go, TestLightPackagesLinkLittle). Package seat, which writes the
 // environment and the CLIs' hook settings, builds on it.
 //
 // The protocol (spec 003 "部屋プロトコル"): the room's one port answers
