@@ -123,6 +123,11 @@ func holdScenario(t *testing.T, c *cliRoom, account, name, prompt, decline, appr
 		answered := c.mark()
 		c.do(map[string]any{"cmd": "keys", "topic": topic, "account": account, "keys": tc.keys})
 		c.waitPost(topic, name, "ack from "+name+": are you there? ("+tc.name+")")
+		if account == "codex" && tc.name == "decline" {
+			// The held post waited for the rollout's turn_aborted, not a
+			// guessed time (seat.SettleTime, SettleMax; seat.SignalTurnAborted).
+			c.waitActivity(t, answered, topic, account, func(a map[string]any) bool { return a["signal"] == "interrupted turn aborted" })
+		}
 		// The next round starts once this turn has ended.
 		c.waitActivity(t, answered, topic, account, func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
 		if os.Getenv("HOLD_DEBUG") != "" {

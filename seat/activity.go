@@ -66,6 +66,8 @@ const (
 	SignalReleased   = "released by the person"
 	SignalLimited    = "usage limit reached"
 	SignalUnlimited  = "usage limit over"
+	// SignalTurnAborted: the rollout says the interrupted turn was aborted.
+	SignalTurnAborted = "interrupted turn aborted"
 )
 
 // HookEvent is what the activity reads of one hook call.
@@ -130,6 +132,10 @@ type ActivityOptions struct {
 	ReportsStart bool
 	// EscInterrupts: the person's Esc ends a wait and the turn (Claude).
 	EscInterrupts bool
+	// AbortReported: the CLI records when an interrupted turn has been
+	// aborted (Codex's rollout turn_aborted, TurnAborted): the settle after
+	// an interrupt lasts until then, at least SettleTime, at most SettleMax.
+	AbortReported bool
 	// CLI names the CLI in hold reasons.
 	CLI string
 	Now func() time.Time
@@ -155,6 +161,7 @@ type Activity struct {
 	signal   string
 	since    time.Time
 	settle   time.Time     // an interrupted turn is still being wound down until then
+	aborting time.Time     // AbortReported: until then, or TurnAborted, the settle goes on
 	limited  bool          // stopped at its usage limit
 	until    time.Time     // when the limit ends (zero: unknown)
 	typing   chan struct{} // non-nil while a post is being typed; closed at End
@@ -210,6 +217,7 @@ func (a *Activity) Apply(ev HookEvent) {
 			}
 			a.started, a.inTurn = true, true
 			a.wait, a.answered = "", false
+			a.aborting = time.Time{} // a new turn: the interrupted one is over
 		case "PreToolUse":
 			a.started, a.inTurn = true, true
 			if roomTool(ev.ToolName) {
@@ -261,6 +269,7 @@ func (a *Activity) Apply(ev HookEvent) {
 			delete(a.agents, ev.AgentID)
 		case "Stop", "StopFailure":
 			a.clearLocked()
+			a.aborting = time.Time{}
 		case "Interrupt":
 			a.clearLocked()
 			a.settleLocked()
@@ -446,20 +455,54 @@ func (a *Activity) ResumeLoaded() bool {
 // SettleTime is how long the hold lasts after a turn was interrupted: Codex
 // fires Interrupt "right before an interrupted turn is aborted", and a post
 // typed in that span was measured to be sent and also put back into its
-// composer, so it went twice. Claude's Esc gets the same margin.
-const SettleTime = time.Second
+// composer, so it went twice. Claude's Esc gets the same margin. Codex
+// (AbortReported) is held on until its rollout says the turn was aborted:
+// under load (CI's full suite) that took more than SettleTime, and a held
+// post typed after it went back into the composer in front of the next one.
+// SettleMax bounds that wait when the rollout never says it.
+var (
+	SettleTime = time.Second
+	SettleMax  = 10 * time.Second
+)
 
 // settleLocked starts the settle span and wakes the typist when it ends.
 func (a *Activity) settleLocked() {
-	a.settle = a.o.Now().Add(SettleTime)
-	time.AfterFunc(SettleTime, func() {
+	now := a.o.Now()
+	a.settle = now.Add(SettleTime)
+	a.wakeAfter(SettleTime, "interrupted turn wound down")
+	if a.o.AbortReported {
+		a.aborting = now.Add(SettleMax)
+		a.wakeAfter(SettleMax, "interrupted turn not reported aborted; going on")
+	}
+}
+
+// wakeAfter wakes the typist after d, and reports signal if the hold
+// changed by then.
+func (a *Activity) wakeAfter(d time.Duration, signal string) {
+	time.AfterFunc(d, func() {
 		notifyChan(a.changed)
 		a.update(func() string {
 			if a.last.Hold != a.holdLocked() {
-				return "interrupted turn wound down"
+				return signal
 			}
 			return ""
 		})
+	})
+}
+
+// TurnAborted takes the CLI's record that an interrupted turn has been
+// aborted (AbortReported): the settle ends, SettleTime after the interrupt
+// at the earliest.
+func (a *Activity) TurnAborted() {
+	a.update(func() string {
+		if a.aborting.IsZero() {
+			return ""
+		}
+		a.aborting = time.Time{}
+		if a.last.Hold != a.holdLocked() {
+			return SignalTurnAborted
+		}
+		return ""
 	})
 }
 
@@ -472,7 +515,7 @@ func (a *Activity) holdLocked() string {
 		return "stopped at its usage limit (until unknown)"
 	case a.limited:
 		return "stopped at its usage limit until " + a.until.Local().Format("15:04")
-	case a.o.Now().Before(a.settle):
+	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
 		return a.o.CLI + " is ending the interrupted turn"
 	case a.wait == WaitPermission:
 		return "waiting for your permission"

@@ -76,12 +76,12 @@ const (
 // watchCodexSessionUsage finds the rollout of Codex session id under root
 // (waiting for it, polling every CodexPollInterval) and follows it with
 // watchCodexUsage until ctx ends.
-func watchCodexSessionUsage(ctx context.Context, root, id string, report func(UsageReport)) {
+func watchCodexSessionUsage(ctx context.Context, root, id string, report func(UsageReport), aborted func()) {
 	tick := time.NewTicker(CodexPollInterval)
 	defer tick.Stop()
 	for {
 		if path, ok, _ := FindCodexRollout(root, id); ok {
-			watchCodexUsage(ctx, path, report)
+			watchCodexUsage(ctx, path, report, aborted)
 			return
 		}
 		select {
@@ -104,8 +104,8 @@ func watchCodexSessionUsage(ctx context.Context, root, id string, report func(Us
 // by another turn); after that each line with figures is one report. When
 // ctx ends it reads once more, so lines written just before the process
 // ended are not missed, and returns.
-func watchCodexUsage(ctx context.Context, path string, report func(UsageReport)) {
-	t := &codexUsageTail{path: path, report: report, now: time.Now}
+func watchCodexUsage(ctx context.Context, path string, report func(UsageReport), aborted func()) {
+	t := &codexUsageTail{path: path, report: report, aborted: aborted, now: time.Now}
 	defer t.close()
 	tick := time.NewTicker(CodexPollInterval)
 	defer tick.Stop()
@@ -122,9 +122,10 @@ func watchCodexUsage(ctx context.Context, path string, report func(UsageReport))
 
 // codexUsageTail is the state of one follow.
 type codexUsageTail struct {
-	path   string
-	report func(UsageReport)
-	now    func() time.Time
+	path    string
+	report  func(UsageReport)
+	aborted func() // an interrupted turn's end (turn_aborted) was written; nil: not asked
+	now     func() time.Time
 
 	f        *os.File
 	off      int64
@@ -251,7 +252,7 @@ func (t *codexUsageTail) feed(b []byte) {
 // codexUsageMarks are the strings a line with figures holds; others are
 // not decoded.
 var codexUsageMarks = [][]byte{[]byte(`"token_count"`), []byte(`"turn_context"`), []byte(`"task_complete"`),
-	[]byte(`"task_started"`), []byte(`"thread_settings_applied"`), []byte(`"session_meta"`)}
+	[]byte(`"task_started"`), []byte(`"thread_settings_applied"`), []byte(`"session_meta"`), []byte(`"turn_aborted"`)}
 
 // codexUsageLine is what is read of a rollout line.
 type codexUsageLine struct {
@@ -327,6 +328,11 @@ func (t *codexUsageTail) line(b []byte) {
 		t.tokenCount(&l)
 	case p.Type == "task_started":
 		t.pending.Limit = nil // a turn after the limit: it lifted
+	case p.Type == "turn_aborted":
+		// Only a new one: the past of a resumed session ended long ago.
+		if !t.folding && t.aborted != nil {
+			t.aborted()
+		}
 	case p.Type == "task_complete":
 		if e := p.Error; e != nil && codexUsageLimitHit(e.CodexErrorInfo) {
 			t.pending.Limit = &UsageLimit{Until: t.limitUntil(), Message: e.Message}
@@ -488,13 +494,18 @@ func (t *codexUsageTail) flush(past bool) {
 // rollout, reporting them to OnUsage, until ctx ends (the seat's process
 // ended). Other kinds, a manager without OnUsage and an unknown id are left
 // alone.
-func (m *Manager) watchUsage(ctx context.Context, topic string, acc Account, root, id string) {
-	if m.o.OnUsage == nil || acc.Kind != KindCodex || id == "" || root == "" {
+func (m *Manager) watchUsage(ctx context.Context, s *Seat, root, id string) {
+	if s.Account.Kind != KindCodex || id == "" || root == "" {
 		return
 	}
+	topic, account := s.Topic, s.Account.ID
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		watchCodexSessionUsage(ctx, root, id, func(r UsageReport) { m.o.OnUsage(topic, acc.ID, r) })
+		watchCodexSessionUsage(ctx, root, id, func(r UsageReport) {
+			if m.o.OnUsage != nil {
+				m.o.OnUsage(topic, account, r)
+			}
+		}, s.Activity.TurnAborted)
 	}()
 }

@@ -484,7 +484,7 @@ func appendFile(t *testing.T, path, s string) {
 func TestWatchCodexUsage(t *testing.T) {
 	fastCodexPoll(t)
 	path := filepath.Join(t.TempDir(), "sessions", "rollout.jsonl")
-	reports, cancel, done := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexUsage(ctx, path, report) })
+	reports, cancel, done := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexUsage(ctx, path, report, nil) })
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -514,10 +514,10 @@ func TestWatchCodexUsage(t *testing.T) {
 func TestWatchCodexUsageNoFile(t *testing.T) {
 	fastCodexPoll(t)
 	_, cancel, done := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
-		watchCodexUsage(ctx, filepath.Join(t.TempDir(), "none.jsonl"), report)
+		watchCodexUsage(ctx, filepath.Join(t.TempDir(), "none.jsonl"), report, nil)
 	})
 	_, cancel2, done2 := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
-		watchCodexSessionUsage(ctx, t.TempDir(), uuid.Must(uuid.NewV7()).String(), report)
+		watchCodexSessionUsage(ctx, t.TempDir(), uuid.Must(uuid.NewV7()).String(), report, nil)
 	})
 	cancel()
 	cancel2()
@@ -550,7 +550,7 @@ func TestWatchCodexSessionUsage(t *testing.T) {
 	fastCodexPoll(t)
 	home := t.TempDir()
 	id := uuid.Must(uuid.NewV7()).String()
-	reports, _, _ := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexSessionUsage(ctx, home, id, report) })
+	reports, _, _ := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexSessionUsage(ctx, home, id, report, nil) })
 	path := codexRolloutFile(t, home, id, "/x", time.Now())
 	appendFile(t, path, `{"type":"turn_context","payload":{"model":"m"}}`+"\n")
 	if r := awaitReport(t, reports); r.Model != "m" {

@@ -341,6 +341,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 		Generation: m.gen, PtyID: uuid.NewString(), capability: capability}
 	def := acc.Kind.def()
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
+		AbortReported: acc.Kind == KindCodex,
 		CLI: acc.CallName(), OnChange: func(snap ActivitySnapshot) {
 			m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: acc.CallName(), Activity: &snap})
 		}})
@@ -391,7 +392,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 
 	idCtx, cancelID := context.WithCancel(context.Background())
 	s.cancelID = cancelID
-	m.watchUsage(idCtx, topic, acc, l.TranscriptRoot, l.SessionID) // a resume: its id is known
+	m.watchUsage(idCtx, s, l.TranscriptRoot, l.SessionID) // a resume: its id is known
 	if l.CaptureID {
 		m.wg.Add(1)
 		go func() { // Codex picks its own id: learn it from its rollout file
@@ -403,7 +404,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 			s.mu.Lock()
 			s.Launch.SessionID = id
 			s.mu.Unlock()
-			m.watchUsage(idCtx, topic, acc, l.TranscriptRoot, id)
+			m.watchUsage(idCtx, s, l.TranscriptRoot, id)
 			if err := RecordSession(m.o.Store, l, id); err != nil {
 				m.o.Log.Error("record codex session", "err", err)
 				return
