@@ -550,7 +550,9 @@ func TestWatchCodexSessionUsage(t *testing.T) {
 	fastCodexPoll(t)
 	home := t.TempDir()
 	id := uuid.Must(uuid.NewV7()).String()
-	reports, _, _ := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexSessionUsage(ctx, home, id, report, nil) })
+	reports, _, _ := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
+		watchCodexSessionUsage(ctx, home, id, report, nil)
+	})
 	path := codexRolloutFile(t, home, id, "/x", time.Now())
 	appendFile(t, path, `{"type":"turn_context","payload":{"model":"m"}}`+"\n")
 	if r := awaitReport(t, reports); r.Model != "m" {

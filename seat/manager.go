@@ -342,7 +342,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	def := acc.Kind.def()
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
 		AbortReported: acc.Kind == KindCodex,
-		CLI: acc.CallName(), OnChange: func(snap ActivitySnapshot) {
+		CLI:           acc.CallName(), OnChange: func(snap ActivitySnapshot) {
 			m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: acc.CallName(), Activity: &snap})
 		}})
 	m.seats[key] = s
