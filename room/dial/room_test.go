@@ -8,51 +8,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"pullcept/room"
-	"pullcept/room/socket"
+	"pullcept/room/socket/sockettest"
 	"pullcept/room/wire"
-	"pullcept/topicstore"
 )
-
-type roomHooks struct{ events chan string }
-
-func (h *roomHooks) CheckHook(topic, account, secret string) error {
-	if account != "acc" || secret != "s1" {
-		return errors.New("not this seat's secret")
-	}
-	return nil
-}
-
-func (h *roomHooks) Activity(_ context.Context, topic, account, event string, body []byte) error {
-	h.events <- event + " " + string(body)
-	return nil
-}
 
 func TestRoomSocket(t *testing.T) {
 	t.Parallel()
-	store, err := topicstore.Open(filepath.Join(t.TempDir(), "logs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := room.New(room.Config{Log: store, PersonName: "Master"})
-	topic := topicstore.NewID()
-	if _, err := e.Open(topic); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := socket.Listen(e, "tok-1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	hooks := &roomHooks{events: make(chan string, 1)}
-	srv.SetHooks(hooks)
+	srv, hooks, topic := sockettest.Start(t, "tok-1")
 
-	_, err = (&Dialer{Header: [][2]string{{"Authorization", "Bearer wrong"}}}).Dial(context.Background(), srv.URL())
+	_, err := (&Dialer{Header: [][2]string{{"Authorization", "Bearer wrong"}}}).Dial(context.Background(), srv.URL())
 	var se *StatusError
 	if !errors.As(err, &se) || se.StatusCode != 401 || se.Status != "401 Unauthorized" {
 		t.Fatalf("a wrong token: %v", err)
@@ -83,7 +51,7 @@ func TestRoomSocket(t *testing.T) {
 	if err != nil || resp.StatusCode != 200 || string(resp.Body) != "{}" {
 		t.Fatalf("a hook call: %+v %v", resp, err)
 	}
-	if got := <-hooks.events; got != `Stop {"a":1}` {
+	if got := <-hooks.Events; got != topic+`/acc/Stop {"a":1}` {
 		t.Fatalf("the room took %q", got)
 	}
 	resp, err = Post(ctx, base, [][2]string{{"Authorization", "Bearer s2"}}, []byte(`{}`))

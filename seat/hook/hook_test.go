@@ -2,62 +2,21 @@ package hook
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"pullcept/room"
-	"pullcept/room/socket"
-	"pullcept/topicstore"
+	"pullcept/room/socket/sockettest"
 )
-
-// seatHooks accepts the secret "s1" for account "acc" and records events.
-type seatHooks struct{ events chan string }
-
-func (h *seatHooks) CheckHook(topic, account, secret string) error {
-	if account != "acc" || secret != "s1" {
-		return errors.New("not this seat's secret")
-	}
-	return nil
-}
-
-func (h *seatHooks) Activity(_ context.Context, topic, account, event string, body []byte) error {
-	h.events <- topic + "/" + account + "/" + event + " " + string(body)
-	return nil
-}
-
-// roomSocket is the real room socket with seatHooks, and a topic.
-func roomSocket(t *testing.T) (*socket.Server, *seatHooks, string) {
-	t.Helper()
-	store, err := topicstore.Open(filepath.Join(t.TempDir(), "logs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := room.New(room.Config{Log: store, PersonName: "Master"})
-	topic := topicstore.NewID()
-	if _, err := e.Open(topic); err != nil {
-		t.Fatal(err)
-	}
-	srv, err := socket.Listen(e, "tok", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	h := &seatHooks{events: make(chan string, 4)}
-	srv.SetHooks(h)
-	return srv, h, topic
-}
 
 // PostHook against the room socket: an activity event and a status report
 // taken, another seat's secret refused with the room's reason.
 func TestPostHookToTheRoom(t *testing.T) {
 	t.Parallel()
-	srv, hooks, topic := roomSocket(t)
+	srv, hooks, topic := sockettest.Start(t, "tok")
 	base, err := HookBase(srv.URL())
 	if err != nil || base != "http://"+srv.Addr()+"/hooks" {
 		t.Fatalf("HookBase(%q) = %q, %v", srv.URL(), base, err)
@@ -66,14 +25,14 @@ func TestPostHookToTheRoom(t *testing.T) {
 	if err := PostHook(context.Background(), h, "PreToolUse", []byte(`{"tool_name":"Bash"}`)); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := <-hooks.events, topic+`/acc/PreToolUse {"tool_name":"Bash"}`; got != want {
+	if got, want := <-hooks.Events, topic+`/acc/PreToolUse {"tool_name":"Bash"}`; got != want {
 		t.Fatalf("the room took %q, want %q", got, want)
 	}
 	if err := PostHook(context.Background(), h, HookStatus, []byte(`{"model":{"id":"m"}}`)); err != nil {
 		t.Fatalf("a status report: %v", err)
 	}
 	select {
-	case ev := <-hooks.events:
+	case ev := <-hooks.Events:
 		t.Fatalf("a status report went to Activity: %q", ev)
 	default:
 	}
