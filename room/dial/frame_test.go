@@ -34,6 +34,27 @@ func rawServer(t *testing.T, serve func(c net.Conn, br *bufio.Reader)) string {
 // from the request's key.
 func rawHandshake(t *testing.T, answer func(key string) string, serve func(c net.Conn, br *bufio.Reader)) string {
 	t.Helper()
+	return "ws://" + rawConn(t, func(c net.Conn) {
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		br := bufio.NewReader(c)
+		tp := textproto.NewReader(br)
+		if _, err := tp.ReadLine(); err != nil {
+			return
+		}
+		h, err := tp.ReadMIMEHeader()
+		if err != nil {
+			return
+		}
+		io.WriteString(c, answer(h.Get("Sec-WebSocket-Key")))
+		serve(c, br)
+	}) + "/room"
+}
+
+// rawConn serves the first connection to a loopback port with serve (the
+// connection closed after it) and returns the port's address; the test's
+// end waits for serve.
+func rawConn(t *testing.T, serve func(c net.Conn)) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -50,20 +71,9 @@ func rawHandshake(t *testing.T, answer func(key string) string, serve func(c net
 			return
 		}
 		defer c.Close()
-		c.SetDeadline(time.Now().Add(10 * time.Second))
-		br := bufio.NewReader(c)
-		tp := textproto.NewReader(br)
-		if _, err := tp.ReadLine(); err != nil {
-			return
-		}
-		h, err := tp.ReadMIMEHeader()
-		if err != nil {
-			return
-		}
-		io.WriteString(c, answer(h.Get("Sec-WebSocket-Key")))
-		serve(c, br)
+		serve(c)
 	}()
-	return "ws://" + ln.Addr().String() + "/room"
+	return ln.Addr().String()
 }
 
 // clientFrame reads one frame the client sent; it must be final and masked.

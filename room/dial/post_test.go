@@ -115,22 +115,7 @@ func TestPostTimeout(t *testing.T) {
 // answer as it is.
 func rawHTTP(t *testing.T, answer string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	t.Cleanup(func() {
-		ln.Close()
-		<-done
-	})
-	go func() {
-		defer close(done)
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
+	return "http://" + rawConn(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		for {
 			line, err := br.ReadString('\n')
@@ -139,8 +124,7 @@ func rawHTTP(t *testing.T, answer string) string {
 			}
 		}
 		io.WriteString(c, answer)
-	}()
-	return "http://" + ln.Addr().String()
+	})
 }
 
 // The body framings net/http's server does not choose by itself, and the
