@@ -378,28 +378,10 @@ func TestNoHeavyPackageInit(t *testing.T) {
 //	go test -run XXX -bench Startup -benchtime 300x .
 func BenchmarkStartup(b *testing.B) {
 	bin := pullceptBinary(b)
-	hello := filepath.Join(b.TempDir(), "hello")
-	src := filepath.Join(b.TempDir(), "hello.go")
-	if err := os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	hb := exec.Command("go", "build", "-o", hello, src)
-	hb.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := hb.CombinedOutput(); err != nil {
-		b.Fatalf("go build hello: %v\n%s", err, out)
-	}
+	hello := buildStatic(b, "hello", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello, world\") }\n")
 	// A hello-world that dials: connects to the Unix socket in its argument
 	// and writes one byte, the reference for attaching's greeting.
-	helloDial := filepath.Join(b.TempDir(), "hellodial")
-	dsrc := filepath.Join(b.TempDir(), "hellodial.go")
-	if err := os.WriteFile(dsrc, []byte("package main\n\nimport (\n\t\"net\"\n\t\"os\"\n)\n\nfunc main() {\n\tc, err := net.Dial(\"unix\", os.Args[1])\n\tif err != nil {\n\t\tos.Exit(1)\n\t}\n\tc.Write([]byte{1})\n\tc.Close()\n}\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	hd := exec.Command("go", "build", "-o", helloDial, dsrc)
-	hd.Env = hb.Env
-	if out, err := hd.CombinedOutput(); err != nil {
-		b.Fatalf("go build hellodial: %v\n%s", err, out)
-	}
+	helloDial := buildStatic(b, "hellodial", "package main\n\nimport (\n\t\"net\"\n\t\"os\"\n)\n\nfunc main() {\n\tc, err := net.Dial(\"unix\", os.Args[1])\n\tif err != nil {\n\t\tos.Exit(1)\n\t}\n\tc.Write([]byte{1})\n\tc.Close()\n}\n")
 	exe := func(args ...string) func() (time.Duration, error) {
 		return func() (time.Duration, error) {
 			t0 := time.Now()
@@ -466,22 +448,11 @@ func BenchmarkStartup(b *testing.B) {
 		return d, err
 	}
 	attachWhole := func() (time.Duration, error) {
-		ptmx, tty, err := pty.Open()
+		ptmx, cmd, t0, err := startOnPty(append(env, "TERM=xterm-256color"), bin)
 		if err != nil {
 			return 0, err
 		}
 		defer ptmx.Close()
-		pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
-		cmd := exec.Command(bin)
-		cmd.Env = append(env, "TERM=xterm-256color")
-		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-		t0 := time.Now()
-		err = cmd.Start()
-		tty.Close()
-		if err != nil {
-			return 0, err
-		}
 		buf := make([]byte, 64<<10)
 		n, err := ptmx.Read(buf)
 		d := time.Since(t0)
@@ -532,22 +503,11 @@ func BenchmarkStartup(b *testing.B) {
 	greetEnv := append(homeEnv(greetHome), "TERM=xterm-256color")
 	greetOnPty := func(argv ...string) func() (time.Duration, error) {
 		return func() (time.Duration, error) {
-			ptmx, tty, err := pty.Open()
+			ptmx, cmd, t0, err := startOnPty(greetEnv, argv...)
 			if err != nil {
 				return 0, err
 			}
 			defer ptmx.Close()
-			pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
-			cmd := exec.Command(argv[0], argv[1:]...)
-			cmd.Env = greetEnv
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-			t0 := time.Now()
-			err = cmd.Start()
-			tty.Close()
-			if err != nil {
-				return 0, err
-			}
 			go io.Copy(io.Discard, ptmx)
 			select {
 			case at := <-greeted:
@@ -651,6 +611,46 @@ func BenchmarkStartup(b *testing.B) {
 			once func() (time.Duration, error)
 		}{cases[0], {"attach-first-output", attachWhole}})
 	})
+}
+
+// startOnPty starts argv as the session leader of a new 120x40 pty (its
+// controlling terminal on stdin, stdout and stderr) and returns the pty's
+// master, the command and when it was started.
+func startOnPty(env []string, argv ...string) (*os.File, *exec.Cmd, time.Time, error) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 120})
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	t0 := time.Now()
+	err = cmd.Start()
+	tty.Close()
+	if err != nil {
+		ptmx.Close()
+		return nil, nil, time.Time{}, err
+	}
+	return ptmx, cmd, t0, nil
+}
+
+// buildStatic builds the Go program source as a static binary named name
+// in a temporary folder.
+func buildStatic(b *testing.B, name, source string) string {
+	b.Helper()
+	dir := b.TempDir()
+	src, bin := filepath.Join(dir, name+".go"), filepath.Join(dir, name)
+	if err := os.WriteFile(src, []byte(source), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	build := exec.Command("go", "build", "-o", bin, src)
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("go build %s: %v\n%s", name, err, out)
+	}
+	return bin
 }
 
 func median(d []time.Duration) time.Duration {
