@@ -76,3 +76,36 @@ func FuzzReadFrames(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadResponse: whatever a server answers an HTTP request with, the
+// head and body readers neither panic nor read past their bounds: the head
+// stays within maxHeadBytes, the body within its limit, and a status code
+// read is three digits.
+func FuzzReadResponse(f *testing.F) {
+	for _, s := range []string{
+		"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}",
+		"HTTP/1.1 401 Unauthorized\r\nTransfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\n\r\n",
+		"HTTP/1.0 204\n\n",
+		"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\nuntil close",
+		"HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\n",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\n",
+		"SSH-2.0-OpenSSH\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	const limit = 4 << 10
+	f.Fuzz(func(t *testing.T, b []byte) {
+		br := bufio.NewReader(bytes.NewReader(b))
+		h, err := readHead(br)
+		if err != nil {
+			return
+		}
+		if h.code < 100 || h.code > 999 {
+			t.Fatalf("status code %d from %q", h.code, b)
+		}
+		body, err := readBody(br, h, limit)
+		if err == nil && len(body) > limit {
+			t.Fatalf("a body of %d bytes over the limit %d", len(body), limit)
+		}
+	})
+}
