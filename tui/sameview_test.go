@@ -137,6 +137,38 @@ func TestForwardChangesTellsOutputFromStates(t *testing.T) {
 	}
 }
 
+// A pane's output right after a lone state change is sent at once (the
+// budget of two), and the next waits until an interval after the first:
+// with one message per interval the echo would wait ~200 ms here.
+func TestForwardChangesBudgetOfTwo(t *testing.T) {
+	const frame = 200 * time.Millisecond
+	c, out := make(chan struct{}, 1), make(chan struct{}, 1)
+	msgs := make(chan time.Time, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go forwardChanges(ctx, c, out, frame, func(tea.Msg) { msgs <- time.Now() })
+	next := func() time.Time {
+		select {
+		case at := <-msgs:
+			return at
+		case <-time.After(5 * time.Second):
+			t.Fatal("no message")
+			return time.Time{}
+		}
+	}
+	c <- struct{}{}
+	first := next()
+	sent := time.Now()
+	out <- struct{}{}
+	if d := next().Sub(sent); d > frame/2 {
+		t.Fatalf("the output after a lone change came %v later, want at once", d)
+	}
+	out <- struct{}{}
+	if d := next().Sub(first); d < frame-10*time.Millisecond {
+		t.Fatalf("the third message came %v after the first, want at least the interval (%v)", d, frame)
+	}
+}
+
 // A screen whose size is known before the program starts draws the whole
 // screen in its first frame, before any message.
 func TestFirstFrameIsTheWholeScreen(t *testing.T) {

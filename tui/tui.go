@@ -232,8 +232,8 @@ func Run(ctx context.Context, o Options) error {
 	m.subscribed = true
 
 	// Frames on demand (third_party/bubbletea): a change is drawn at once
-	// when no frame went out within the last 1/FPS, else at the end of that
-	// interval; an idle screen is not woken at all.
+	// while the frame budget (two frames, refilled at FPS) has one left,
+	// else when the next frame is earned; an idle screen is not woken.
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS), tea.WithOnDemandFrames()}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
@@ -300,15 +300,18 @@ func forwardEvents(ctx context.Context, events <-chan app.Event, send func(tea.M
 	}
 }
 
-// forwardChanges turns the seats' change signals into at most one message
-// per frame interval, and none while nothing changes (no ticking): a
-// state change (c) as seatsChangedMsg, a pane's output alone as
-// paneOutputMsg; a state change waiting wins, since its message redraws
-// the panes too.
+// forwardChanges turns the seats' change signals into messages at the
+// frame rate, and none while nothing changes (no ticking): a state change
+// (c) as seatsChangedMsg, a pane's output alone as paneOutputMsg; a state
+// change waiting wins, since its message redraws the panes too. The rate
+// is the renderer's budget (third_party/bubbletea, frameBurst): two
+// messages back to back, then one per interval, so a pane's echo right
+// after a lone state change is not held back by it.
 func forwardChanges(ctx context.Context, c, output <-chan struct{}, frame time.Duration, send func(tea.Msg)) {
 	if c == nil {
 		return
 	}
+	var due time.Time // when the budget is whole again
 	for {
 		var msg tea.Msg = seatsChangedMsg{}
 		select {
@@ -332,7 +335,15 @@ func forwardChanges(ctx context.Context, c, output <-chan struct{}, frame time.D
 			}
 		}
 		send(msg)
-		t := time.NewTimer(frame)
+		if now := time.Now(); due.Before(now) {
+			due = now
+		}
+		due = due.Add(frame)
+		wait := time.Until(due.Add(-frame)) // a budget of two
+		if wait <= 0 {
+			continue
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()

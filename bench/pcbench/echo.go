@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -74,6 +75,7 @@ func benchEcho() error {
 	pc, ref := lats[0], lats[1]
 	// The same keys into the input line: the UI's own part of the echo,
 	// without the pane.
+	fmt.Println("    -- input line")
 	t.emulate.Store(true)
 	if err := t.Keys("\x02i"); err != nil {
 		return err
@@ -143,6 +145,10 @@ func echoOne(t *term, i int) (time.Duration, error) {
 	}
 	key := string(echoKeys[i%len(echoKeys)])
 	pos := t.Pos()
+	t.mu.Lock()
+	before := t.lastData
+	chunk := string(t.lastChunk)
+	t.mu.Unlock()
 	t0 := time.Now()
 	if err := t.Type(key); err != nil {
 		return 0, err
@@ -153,6 +159,10 @@ func echoOne(t *term, i int) (time.Duration, error) {
 	}
 	if err := t.WaitQuiet(seen, 40*time.Millisecond, 5*time.Second); err != nil {
 		return 0, err
+	}
+	if d := seen.Sub(t0); d > 4*time.Millisecond && os.Getenv("PCBENCH_ECHO_SLOW") != "" {
+		fmt.Printf("    slow key %d: %s; last output %s before the key\n", i, fmtDur(d), fmtDur(t0.Sub(before)))
+		fmt.Printf("      %q\n", chunk)
 	}
 	return seen.Sub(t0), nil
 }

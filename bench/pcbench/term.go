@@ -35,14 +35,15 @@ type term struct {
 	emulate atomic.Bool
 	Bytes   atomic.Int64 // everything read, escape sequences included
 
-	mu       sync.Mutex
-	text     []byte // stripped text from base on
-	base     int64
-	strip    stripper
-	lastData time.Time
-	changed  chan struct{} // closed and replaced on every read
-	closed   bool
-	done     chan struct{}
+	mu        sync.Mutex
+	text      []byte // stripped text from base on
+	base      int64
+	strip     stripper
+	lastData  time.Time
+	lastChunk []byte
+	changed   chan struct{} // closed and replaced on every read
+	closed    bool
+	done      chan struct{}
 }
 
 // startTerm runs argv in a new PTY of cols x rows with env.
@@ -79,6 +80,7 @@ func (t *term) readLoop() {
 				t.text = append(t.text[:0], t.text[len(t.text)-keep:]...)
 			}
 			t.lastData = time.Now()
+			t.lastChunk = append(t.lastChunk[:0], buf[:n]...)
 			close(t.changed)
 			t.changed = make(chan struct{})
 			t.mu.Unlock()

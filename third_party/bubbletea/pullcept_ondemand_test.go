@@ -231,7 +231,8 @@ func TestOnDemandBurstCoalesced(t *testing.T) {
 	}
 	time.Sleep(150 * time.Millisecond)
 	// Writes: one per frame at 100 ms apart over the burst, plus the
-	// leading and the trailing frame.
+	// frame budget's two leading frames and the trailing one (the budget
+	// bounds any span of W to 2 + W/interval frames).
 	if n, max := out.countSince(start), int(elapsed/(100*time.Millisecond))+3; n > max {
 		t.Fatalf("%d writes in a %v burst at 10 fps, want at most %d", n, elapsed, max)
 	}

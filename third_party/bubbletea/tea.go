@@ -1506,21 +1506,31 @@ func (p *Program) startRenderer() {
 // instead of upstream's fixed ticker, which wakes the program fps times a
 // second while idle and makes every change wait for the next tick.
 //
-// A request draws at once (leading edge) when no frame was written within
-// the last interval; otherwise one frame is drawn when the interval since
-// the last written frame ends, covering every request made meanwhile. With
-// no requests the goroutine sleeps.
+// The frame rate is kept as a budget of frameBurst frames, refilled at one
+// per interval (a token bucket, in its time-stamp form): a request draws at
+// once while the budget has a frame left, otherwise one frame is drawn when
+// the next frame is earned, covering every request made meanwhile. A steady
+// stream of changes is drawn at fps; a change right after a lone frame (a
+// key's echo after a status line redraw) is not held back by it. With no
+// requests the goroutine sleeps.
 func (p *Program) frameLoop(framerate time.Duration) {
 	timer := time.NewTimer(framerate)
 	timer.Stop()
 	defer timer.Stop()
-	var last time.Time // when a frame last wrote to the output
-	pending := false   // the timer is armed
+	// due is when the budget is whole again: each written frame moves it an
+	// interval on from itself or from now, whichever is later. A frame may
+	// be drawn while due is less than frameBurst-1 intervals ahead.
+	var due time.Time
+	slack := time.Duration(frameBurst-1) * framerate
+	pending := false // the timer is armed
 	draw := func() {
 		_ = p.flush()
 		_ = p.renderer.flush(false)
 		if w, ok := p.renderer.(interface{ wroteFrame() bool }); !ok || w.wroteFrame() {
-			last = time.Now()
+			if now := time.Now(); due.Before(now) {
+				due = now
+			}
+			due = due.Add(framerate)
 		}
 	}
 	for {
@@ -1532,7 +1542,7 @@ func (p *Program) frameLoop(framerate time.Duration) {
 			if pending {
 				continue
 			}
-			if wait := framerate - time.Since(last); wait > 0 {
+			if wait := time.Until(due.Add(-slack)); wait > 0 {
 				pending = true
 				timer.Reset(wait)
 				continue
@@ -1545,6 +1555,10 @@ func (p *Program) frameLoop(framerate time.Duration) {
 		}
 	}
 }
+
+// frameBurst is how many frames may be drawn back to back before the frame
+// rate applies (PATCH(pullcept), WithOnDemandFrames).
+const frameBurst = 2
 
 // stopRenderer stops the renderer.
 // If kill is true, the renderer will be stopped immediately without flushing
