@@ -130,13 +130,14 @@ func (s *Server) Serve(outer context.Context) string {
 		c.cancel()
 	}
 	s.mu.Unlock()
+	// Logged before Close: closing the app closes the log this writes to.
+	s.log.Info("server ending", "reason", reason)
 	cancel()
 	if s.o.Close != nil {
 		s.o.Close()
 	}
 	close(s.closed)
 	s.wg.Wait()
-	s.log.Info("server ended", "reason", reason)
 	return reason
 }
 

@@ -703,6 +703,25 @@ func TestKillServer(t *testing.T) {
 	}
 }
 
+// The server's end and its reason reach the home's log (before the app,
+// which closes that log, is closed).
+func TestServerEndIsLogged(t *testing.T) {
+	f := startServer(t, setup{})
+	f.cancel()
+	select {
+	case <-f.done:
+	case <-time.After(wait):
+		t.Fatal("Serve did not return")
+	}
+	data, err := os.ReadFile(filepath.Join(f.a.Dirs().State, "pullcept.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "server ending") || !strings.Contains(string(data), "reason=") {
+		t.Fatalf("the log does not say the server ended, and why:\n%s", data)
+	}
+}
+
 // An attached screen is told why the server ended.
 //
 // Not parallel: the screen ends through the kill path of the race in
