@@ -335,17 +335,16 @@ func TestServerDetachKeepsTheSession(t *testing.T) {
 
 	// Attach again: the same seat, its screen as it was, the room's post,
 	// the participants, and the status line.
+	// The topic list and the topic's posts load as two messages, which may
+	// be drawn in two frames a moment apart: wait for the whole state.
 	r2 := startTUI(t, phome, env, 160, 40, nil)
-	scr := r2.waitText(reattachedLine, "Room · hello before", "Shell · cli · running")
-	if pane := paneText(scr, "Shell · cli · running"); !strings.Contains(pane, "echo typed-before-detach") || !typed.MatchString(pane) {
-		t.Errorf("the seat's pane after attaching again:\n%s", pane)
-	}
-	if room := roomText(scr); !strings.Contains(room, "hello before") {
-		t.Errorf("the room after attaching again:\n%s", room)
-	}
-	if !regexp.MustCompile(`● Master +admin`).MatchString(scr) || !regexp.MustCompile(`● Shell +running`).MatchString(scr) {
-		t.Errorf("the participants after attaching again:\n%s", scr)
-	}
+	r2.waitFor("the status line, the room's post, the seat's pane and the participants after attaching again", func(scr string) bool {
+		pane := paneText(scr, "Shell · cli · running")
+		return strings.Contains(scr, reattachedLine) && strings.Contains(scr, "Room · hello before") &&
+			strings.Contains(pane, "echo typed-before-detach") && typed.MatchString(pane) &&
+			strings.Contains(roomText(scr), "hello before") &&
+			regexp.MustCompile(`● Master +admin`).MatchString(scr) && regexp.MustCompile(`● Shell +running`).MatchString(scr)
+	})
 	if serverPID(phome) != server {
 		t.Errorf("attaching again started another server (pid %d, was %d)", serverPID(phome), server)
 	}
@@ -376,10 +375,10 @@ func TestServerDetachKeepsTheSession(t *testing.T) {
 		t.Fatalf("after the terminal closed: seat alive %v\n%s", processAlive(seatPID), l.raw)
 	}
 	r3 := startTUI(t, phome, env, 160, 40, nil)
-	scr = r3.waitText(reattachedLine, "Shell · cli · running")
-	if pane := paneText(scr, "Shell · cli · running"); !typed.MatchString(pane) || !strings.Contains(pane, "after-the-reattach") {
-		t.Errorf("the seat's pane after the closed terminal:\n%s", pane)
-	}
+	r3.waitFor("the status line and the seat's pane after the closed terminal", func(scr string) bool {
+		pane := paneText(scr, "Shell · cli · running")
+		return strings.Contains(scr, reattachedLine) && typed.MatchString(pane) && strings.Contains(pane, "after-the-reattach")
+	})
 }
 
 // TestServerTwoTerminalsQuitDetachKill: two terminals (two tmux servers) on
