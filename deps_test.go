@@ -400,51 +400,53 @@ func BenchmarkStartup(b *testing.B) {
 			return time.Since(t0), err
 		}
 	}
-	sidecar := func() (time.Duration, error) {
-		cmd := exec.Command(bin, "sidecar")
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH")} // no room: initialize is still answered
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return 0, err
+	// firstLine starts cmd, writes input to it (if any) and times its first
+	// line of output; its exit and the wait are not in the time.
+	firstLine := func(cmd *exec.Cmd, input string) (time.Duration, string, error) {
+		var in io.WriteCloser
+		if input != "" {
+			var err error
+			if in, err = cmd.StdinPipe(); err != nil {
+				return 0, "", err
+			}
 		}
 		out, err := cmd.StdoutPipe()
 		if err != nil {
-			return 0, err
+			return 0, "", err
 		}
 		t0 := time.Now()
 		if err := cmd.Start(); err != nil {
-			return 0, err
+			return 0, "", err
 		}
-		io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
+		if in != nil {
+			io.WriteString(in, input)
+		}
 		line, err := bufio.NewReader(out).ReadString('\n')
 		d := time.Since(t0)
-		in.Close()
-		werr := cmd.Wait()
+		if in != nil {
+			in.Close()
+		}
+		if werr := cmd.Wait(); err == nil {
+			err = werr
+		}
+		return d, line, err
+	}
+	sidecar := func() (time.Duration, error) {
+		cmd := exec.Command(bin, "sidecar")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH")} // no room: initialize is still answered
+		d, line, err := firstLine(cmd, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`+"\n")
 		if err != nil {
 			return 0, err
 		}
 		if !strings.Contains(line, `"serverInfo"`) {
 			return 0, fmt.Errorf("not an initialize answer: %q", line)
 		}
-		return d, werr
+		return d, nil
 	}
 	// The hello-world's first line through a pipe: what the sidecar's
-	// answer is compared with (its exit and the wait are not in it).
+	// answer is compared with.
 	helloLine := func() (time.Duration, error) {
-		cmd := exec.Command(hello)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return 0, err
-		}
-		t0 := time.Now()
-		if err := cmd.Start(); err != nil {
-			return 0, err
-		}
-		_, err = bufio.NewReader(out).ReadString('\n')
-		d := time.Since(t0)
-		if werr := cmd.Wait(); err == nil {
-			err = werr
-		}
+		d, _, err := firstLine(exec.Command(hello), "")
 		return d, err
 	}
 	attachWhole := func() (time.Duration, error) {
