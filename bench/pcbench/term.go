@@ -80,7 +80,9 @@ func (t *term) readLoop() {
 				t.text = append(t.text[:0], t.text[len(t.text)-keep:]...)
 			}
 			t.lastData = time.Now()
-			t.lastChunk = append(t.lastChunk[:0], buf[:n]...)
+			if echoSlow { // what a slow key waited behind (echo.go)
+				t.lastChunk = append(t.lastChunk[:0], buf[:n]...)
+			}
 			close(t.changed)
 			t.changed = make(chan struct{})
 			t.mu.Unlock()
