@@ -33,6 +33,12 @@ type Parser struct {
 	// Otherwise, dataLen is limited by the size of the data buffer.
 	dataLen int
 
+	// dataMax is the limit SetDataSize set; data grows to it as a sequence
+	// brings data.
+	//
+	// PATCH(pullcept): the buffer was allocated whole by SetDataSize.
+	dataMax int
+
 	// paramsLen keeps track of the number of parameters.
 	// This is limited by the size of the params buffer.
 	//
@@ -78,12 +84,59 @@ func (p *Parser) SetParamsSize(size int) {
 // This is used when constructing OSC, DCS, SOS, PM, and APC sequences.
 // If size is less than or equal to 0, the data buffer is unlimited and will
 // grow as needed.
+//
+// PATCH(pullcept): a limited buffer is not allocated here but grows to the
+// limit as a sequence brings data, and one grown past [dataKeep] is let go
+// when the next sequence starts (so [Parser.Data] still has it after the
+// Advance that dispatched it), so that a large limit costs nothing until
+// used.
 func (p *Parser) SetDataSize(size int) {
 	if size <= 0 {
 		size = 0
 		p.dataLen = -1
 	}
-	p.data = make([]byte, size)
+	p.dataMax = size
+	if p.dataLen < 0 {
+		p.data = make([]byte, size) // unlimited: as before
+		return
+	}
+	p.data = nil
+}
+
+// dataKeep is the most data buffer a parser keeps between sequences.
+//
+// PATCH(pullcept): added.
+const dataKeep = 64 * 1024
+
+// putData adds b to the data of a limited buffer (dataLen >= 0), growing the
+// buffer up to dataMax, and reports whether it did; data past the limit is
+// dropped, as before.
+//
+// PATCH(pullcept): added.
+func (p *Parser) putData(b byte) bool {
+	limit := max(p.dataMax, len(p.data)) // a buffer set whole is its own limit
+	if p.dataLen >= limit {
+		return false
+	}
+	if p.dataLen >= len(p.data) {
+		n := min(max(2*len(p.data), 256), limit)
+		data := make([]byte, n)
+		copy(data, p.data[:p.dataLen])
+		p.data = data
+	}
+	p.data[p.dataLen] = b
+	p.dataLen++
+	return true
+}
+
+// dropLargeData lets go of a limited buffer grown past dataKeep (the
+// sequence it held was dispatched or abandoned).
+//
+// PATCH(pullcept): added.
+func (p *Parser) dropLargeData() {
+	if p.dataLen >= 0 && cap(p.data) > dataKeep {
+		p.data, p.dataLen = nil, 0
+	}
 }
 
 // SetTransitionTable makes p use t instead of the package-wide
@@ -294,6 +347,7 @@ func (p *Parser) performAction(action parser.Action, state parser.State, b byte)
 
 	case parser.ClearAction:
 		p.clear()
+		p.dropLargeData() // PATCH(pullcept): the next sequence starts
 
 	case parser.PrintAction:
 		p.cmd = int(b)
@@ -356,6 +410,7 @@ func (p *Parser) performAction(action parser.Action, state parser.State, b byte)
 			p.data = p.data[:0]
 		} else {
 			p.dataLen = 0
+			p.dropLargeData() // PATCH(pullcept): the next string starts
 		}
 		if p.state >= parser.DcsEntryState && p.state <= parser.DcsStringState {
 			// Collect the command byte for DCS
@@ -375,10 +430,7 @@ func (p *Parser) performAction(action parser.Action, state parser.State, b byte)
 		if p.dataLen < 0 {
 			p.data = append(p.data, b)
 		} else {
-			if p.dataLen < len(p.data) {
-				p.data[p.dataLen] = b
-				p.dataLen++
-			}
+			p.putData(b) // PATCH(pullcept): grows the buffer
 		}
 
 	case parser.DispatchAction:
