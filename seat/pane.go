@@ -30,8 +30,10 @@ package seat
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"image/color"
 	"os"
 	"os/exec"
 	"strings"
@@ -756,11 +758,16 @@ func (p *Pane) Render() string {
 	return p.rows.screen
 }
 
-// rowCache is the last Render, row by row: each row's cells and its text.
+// rowCache is the last Render, row by row: each row's key (its cells by
+// value, rowKey) and its text. Keys, not copies of the cells: a copy was
+// the screen again (100x30 cells of 112 bytes, 336 KB a pane); a row's key
+// is a few bytes a cell.
 type rowCache struct {
-	cells []uv.Line
+	keys  [][]byte
 	text  []string
-	valid []bool // the row's cells and text are filled in
+	valid []bool  // the row's key and text are filled in
+	key   []byte  // scratch: the key of the row being compared
+	cells uv.Line // scratch: a row whose cells are not one array
 	// screen is the last Render, made when the pane's written count was
 	// written.
 	screen  string
@@ -775,11 +782,9 @@ type rowCache struct {
 // "\n"), rendering again only the rows whose cells changed.
 func (c *rowCache) render(e *vt.Emulator) string {
 	w, h := e.Width(), e.Height()
-	if len(c.cells) != h || h > 0 && len(c.cells[0]) != w {
-		c.cells, c.text, c.valid = make([]uv.Line, h), make([]string, h), make([]bool, h)
-		for y := range c.cells {
-			c.cells[y] = make(uv.Line, w)
-		}
+	if len(c.keys) != h || len(c.cells) != w {
+		c.keys, c.text, c.valid = make([][]byte, h), make([]string, h), make([]bool, h)
+		c.cells = make(uv.Line, w)
 	}
 	// The emulator marks the rows it changed (uv's touched lines, which its
 	// own renderer draws by); the marks are cleared below, so a row with
@@ -791,31 +796,26 @@ func (c *rowCache) render(e *vt.Emulator) string {
 	known := c.marks != nil && unsafe.SliceData(touched) == c.marks && c.alt == alt && len(touched) == h
 	n := h
 	for y := range h {
-		row, same := c.cells[y], c.valid[y]
-		if known && same && touched[y] == nil {
+		if known && c.valid[y] && touched[y] == nil {
 			n += len(c.text[y])
 			continue
 		}
-		if live := liveRow(e, y, w); live != nil {
-			// The row as memory: equal bytes are equal cells (the same
-			// strings and colours), so most rows cost one comparison.
-			if !same || !bytes.Equal(cellBytes(row), cellBytes(live)) {
-				copy(row, live)
-				c.text[y], c.valid[y] = row.Render(), true
+		row := liveRow(e, y, w)
+		if row == nil {
+			row = c.cells
+			for x := range w {
+				if cell := e.CellAt(x, y); cell != nil {
+					row[x] = *cell
+				} else {
+					row[x] = uv.Cell{}
+				}
 			}
-			n += len(c.text[y])
-			continue
 		}
-		for x := range w {
-			cell := e.CellAt(x, y)
-			if same && sameCell(&row[x], cell) {
-				continue
-			}
-			same = false
-			row[x] = *cell
-		}
-		if !same {
-			c.text[y], c.valid[y] = row.Render(), true
+		// Most touched rows are drawn again as they were: one key each.
+		c.key = rowKey(c.key[:0], row)
+		if !c.valid[y] || !bytes.Equal(c.key, c.keys[y]) {
+			c.keys[y] = append(c.keys[y][:0], c.key...)
+			c.text[y], c.valid[y] = uv.Line(row).Render(), true
 		}
 		n += len(c.text[y])
 	}
@@ -835,6 +835,52 @@ func (c *rowCache) render(e *vt.Emulator) string {
 	return b.String()
 }
 
+// rowKey appends row's cells to b by value: each one's text, width, style,
+// colours and link, each string after its length, so two rows have the
+// same key exactly when they draw the same (whatever memory their strings
+// and colours are in).
+func rowKey(b []byte, row []uv.Cell) []byte {
+	for i := range row {
+		c := &row[i]
+		b = appendKeyString(b, c.Content)
+		b = binary.AppendUvarint(b, uint64(c.Width))
+		b = append(b, c.Style.Attrs, byte(c.Style.Underline))
+		b = appendKeyColor(b, c.Style.Fg)
+		b = appendKeyColor(b, c.Style.Bg)
+		b = appendKeyColor(b, c.Style.UnderlineColor)
+		b = appendKeyString(b, c.Link.URL)
+		b = appendKeyString(b, c.Link.Params)
+	}
+	return b
+}
+
+func appendKeyString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+// appendKeyColor appends a colour's type and value: the same value in two
+// types may be drawn differently (31 against 38;5;1).
+func appendKeyColor(b []byte, c color.Color) []byte {
+	switch c := c.(type) {
+	case nil:
+		return append(b, 0)
+	case ansi.BasicColor:
+		return append(b, 1, byte(c))
+	case ansi.IndexedColor:
+		return append(b, 2, byte(c))
+	case ansi.TrueColor:
+		return binary.BigEndian.AppendUint32(append(b, 3), uint32(c))
+	case color.RGBA:
+		return append(b, 4, c.R, c.G, c.B, c.A)
+	}
+	r, g, bl, a := c.RGBA()
+	b = append(b, 5)
+	for _, v := range [4]uint32{r, g, bl, a} {
+		b = binary.BigEndian.AppendUint16(b, uint16(v))
+	}
+	return b
+}
+
 // liveRow is row y of e's screen as the cells it holds, or nil when its w
 // cells are not one array (then each cell is read on its own).
 func liveRow(e *vt.Emulator, y, w int) []uv.Cell {
@@ -850,26 +896,6 @@ func liveRow(e *vt.Emulator, y, w int) []uv.Cell {
 		return nil
 	}
 	return row
-}
-
-// cellBytes is the memory of cells, for comparing rows whole.
-func cellBytes(cells []uv.Cell) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(cells))), len(cells)*int(unsafe.Sizeof(uv.Cell{})))
-}
-
-// sameCell reports whether a and b are the same cell, field by field: the
-// colours as the values they are, not as RGBA (uv.Cell.Equal's RGBA calls
-// would be most of a render's cost), the strings by their data first (an
-// unchanged cell shares its text with the copy made of it).
-func sameCell(a, b *uv.Cell) bool {
-	return a.Width == b.Width && a.Style.Attrs == b.Style.Attrs && a.Style.Underline == b.Style.Underline &&
-		sameString(a.Content, b.Content) && a.Style.Fg == b.Style.Fg && a.Style.Bg == b.Style.Bg &&
-		a.Style.UnderlineColor == b.Style.UnderlineColor && sameString(a.Link.URL, b.Link.URL) &&
-		sameString(a.Link.Params, b.Link.Params)
-}
-
-func sameString(a, b string) bool {
-	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
 // Cursor is the cursor's cell (0-based) and whether it is shown.

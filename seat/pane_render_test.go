@@ -1,11 +1,16 @@
 package seat
 
 import (
+	"bytes"
 	"fmt"
+	"image/color"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 )
 
@@ -77,5 +82,61 @@ func BenchmarkPaneRender(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A row's key tells apart every way two rows can draw differently, and
+// only those: equal cells in other memory have one key.
+func TestRowKeyByValue(t *testing.T) {
+	base := func() uv.Line {
+		l := make(uv.Line, 3)
+		for i := range l {
+			l[i] = uv.Cell{Content: strings.Clone("日"), Width: 2}
+		}
+		l[1].Style.Fg = ansi.BasicColor(1)
+		return l
+	}
+	key := rowKey(nil, base())
+	if again := rowKey(nil, base()); !bytes.Equal(key, again) {
+		t.Fatal("equal rows in other memory have two keys")
+	}
+	changes := map[string]func(l uv.Line){
+		"text":            func(l uv.Line) { l[0].Content = "本" },
+		"width":           func(l uv.Line) { l[0].Width = 1 },
+		"attrs":           func(l uv.Line) { l[2].Style.Attrs = uv.AttrBold },
+		"underline":       func(l uv.Line) { l[2].Style.Underline = uv.UnderlineCurly },
+		"colour's type":   func(l uv.Line) { l[1].Style.Fg = ansi.IndexedColor(1) },
+		"colour":          func(l uv.Line) { l[1].Style.Fg = ansi.BasicColor(2) },
+		"background":      func(l uv.Line) { l[1].Style.Bg = ansi.TrueColor(0x102030) },
+		"true colour":     func(l uv.Line) { l[1].Style.Fg = color.RGBA{1, 2, 3, 255} },
+		"underline color": func(l uv.Line) { l[0].Style.UnderlineColor = ansi.IndexedColor(9) },
+		"link":            func(l uv.Line) { l[0].Link.URL = "https://example.com" },
+		"link params":     func(l uv.Line) { l[0].Link.Params = "id=1" },
+		"text to a link":  func(l uv.Line) { l[0].Content, l[0].Link.URL = "", "日" },
+	}
+	for name, change := range changes {
+		l := base()
+		change(l)
+		if bytes.Equal(rowKey(nil, l), key) {
+			t.Errorf("%s changed, the key did not", name)
+		}
+	}
+}
+
+// The cache keeps keys and text, not a copy of the screen's cells.
+func TestRowCacheKeepsNoCells(t *testing.T) {
+	e := vt.NewEmulator(100, 30)
+	defer e.Close()
+	for i := range 40 {
+		fmt.Fprintf(e, "\x1b[3%dmline %d\x1b[m\r\n", i%8, i)
+	}
+	var c rowCache
+	_ = c.render(e)
+	kept := cap(c.cells) * int(unsafe.Sizeof(uv.Cell{}))
+	for _, k := range c.keys {
+		kept += cap(k)
+	}
+	if screen := 100 * 30 * int(unsafe.Sizeof(uv.Cell{})); kept > screen/4 {
+		t.Errorf("the row cache keeps %d bytes for a 100x30 pane (its cells are %d)", kept, screen)
 	}
 }
