@@ -1,7 +1,6 @@
 package attachment
 
 import (
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -31,8 +30,7 @@ func TypeOf(name string, head []byte) string {
 	if head == nil {
 		return "application/octet-stream"
 	}
-	t, _, _ := strings.Cut(http.DetectContentType(head), ";")
-	return t
+	return sniff(head)
 }
 
 // typeOf reads the first bytes of path (opened with open) when its
