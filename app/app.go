@@ -252,8 +252,8 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 					}
 				}
 			}
-			a.bus.publish(Event{Kind: EventRoom, Room: ev})
-			a.noteRoom(ev)
+			a.bus.publish(Event{Kind: EventRoom, Room: *ev})
+			a.noteRoom(*ev)
 			if ev.Kind == room.EventUsage {
 				a.checkLimit(ev.Topic, ev.Account)
 			}

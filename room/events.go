@@ -46,9 +46,12 @@ const SubscriberBuffer = 4096
 
 // Subscription receives events on C until Close or until it falls behind,
 // in which case it gets one EventLagged and C is closed.
+//
+// C carries pointers: the buffer is SubscriberBuffer slots, and an Event
+// is a few hundred bytes (a whole post), which made each subscription 1 MB.
 type Subscription struct {
-	C      <-chan Event
-	c      chan Event
+	C      <-chan *Event
+	c      chan *Event
 	broker *broker
 }
 
@@ -65,7 +68,7 @@ type broker struct {
 func newBroker() *broker { return &broker{subs: map[*Subscription]struct{}{}} }
 
 func (b *broker) subscribe() *Subscription {
-	c := make(chan Event, SubscriberBuffer+1)
+	c := make(chan *Event, SubscriberBuffer+1)
 	s := &Subscription{C: c, c: c, broker: b}
 	b.mu.Lock()
 	b.subs[s] = struct{}{}
@@ -87,11 +90,12 @@ func (b *broker) publish(ev Event) {
 	defer b.mu.Unlock()
 	for s := range b.subs {
 		if len(s.c) >= SubscriberBuffer {
-			s.c <- Event{Kind: EventLagged} // the one slot kept for this
+			s.c <- &Event{Kind: EventLagged} // the one slot kept for this
 			delete(b.subs, s)
 			close(s.c)
 			continue
 		}
-		s.c <- ev
+		e := ev // each its own copy: a subscriber may keep or change it
+		s.c <- &e
 	}
 }

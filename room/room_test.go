@@ -505,7 +505,7 @@ func nextEvent(t *testing.T, sub *Subscription) Event {
 	t.Helper()
 	select {
 	case ev := <-sub.C:
-		return ev
+		return *ev
 	case <-time.After(5 * time.Second):
 		t.Fatal("no event within 5s")
 		return Event{}

@@ -208,7 +208,7 @@ func (hs *harness) pump() {
 	for {
 		select {
 		case ev := <-hs.sub.C:
-			hs.send(roomEventMsg{ev})
+			hs.send(roomEventMsg{*ev})
 		default:
 			return
 		}
@@ -340,7 +340,7 @@ func (b *testBackend) Events() (<-chan app.Event, func()) {
 	go func() {
 		defer close(c)
 		for ev := range sub.C {
-			c <- app.Event{Kind: app.EventRoom, Room: ev}
+			c <- app.Event{Kind: app.EventRoom, Room: *ev}
 		}
 	}()
 	return c, sub.Close

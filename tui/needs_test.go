@@ -50,7 +50,7 @@ func TestMentionOfThePersonMarksAndRings(t *testing.T) {
 	}
 	var ev app.RoomEvent
 	for ev.Kind != app.RoomPost {
-		ev = <-hs.sub.C
+		ev = *<-hs.sub.C
 	}
 	_, cmd := hs.m.Update(roomEventMsg{ev})
 	if got := rawOf(cmd); got != "\a" {
@@ -68,7 +68,7 @@ func TestMentionOfThePersonMarksAndRings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for ev = (app.RoomEvent{}); ev.Kind != app.RoomPost; {
-		ev = <-hs.sub.C
+		ev = *<-hs.sub.C
 	}
 	if _, cmd := hs.m.Update(roomEventMsg{ev}); rawOf(cmd) != "" {
 		t.Fatal("rang for a post the person is looking at")
