@@ -19,8 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/google/uuid"
-
+	"pullcept/ids"
 	"pullcept/room/wire"
 	"pullcept/topicstore"
 )
@@ -635,7 +634,7 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	}
 	id := in.messageID
 	if id == "" {
-		id = uuid.NewString()
+		id = ids.Random()
 	} else if r.floor.has(id) {
 		r.mu.Unlock()
 		return Outcome{}, fmt.Errorf("%w: %s", ErrDuplicateID, id)

@@ -21,8 +21,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/uuid"
-
+	"pullcept/ids"
 	"pullcept/seat/hook"
 	"pullcept/topicstore"
 )
@@ -271,7 +270,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 		l.UnseenHistory = posts
 		newID := req.NewID
 		if newID == nil {
-			newID = uuid.NewString
+			newID = ids.Random
 		}
 		switch {
 		case acc.Kind.mintsID(acc):

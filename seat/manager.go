@@ -18,7 +18,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/uuid"
+	"pullcept/ids"
 )
 
 // Seat states reported in events.
@@ -338,7 +338,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}
 	m.gen++
 	s := &Seat{Topic: topic, Account: acc, state: StateStarting, done: make(chan struct{}),
-		Generation: m.gen, PtyID: uuid.NewString(), capability: capability}
+		Generation: m.gen, PtyID: ids.Random(), capability: capability}
 	def := acc.Kind.def()
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
 		AbortReported: acc.Kind == KindCodex,

@@ -17,8 +17,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/google/uuid"
-
+	"pullcept/ids"
 	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
@@ -123,7 +122,7 @@ func (s *Sidecar) opsReady() *mcpstdio.Result {
 
 // sessionRequest sends a session frame and waits for its session_result.
 func (s *Sidecar) sessionRequest(ctx context.Context, frame map[string]any) (*wire.SessionResult, error) {
-	id := uuid.NewString()
+	id := ids.Random()
 	frame["request_id"] = id
 	v, err := s.room.request(ctx, reqKey(id), frame)
 	if err != nil {

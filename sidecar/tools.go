@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
+	"pullcept/ids"
 	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
@@ -233,7 +232,7 @@ func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Res
 		}
 	}
 
-	id := uuid.NewString()
+	id := ids.Random()
 	frame := wire.PostFrame{Type: wire.TypePost, MessageID: id, Content: content, To: to, TS: s.now().UTC().Format("2006-01-02T15:04:05.000Z07:00"), LastSeen: lastSeen}
 	v, err := s.room.request(ctx, postKey(id), frame)
 	if err != nil {
@@ -362,7 +361,7 @@ func (s *Sidecar) history(ctx context.Context, req *mcpstdio.Request) (*mcpstdio
 	}
 	before = strings.TrimSpace(before)
 
-	id := uuid.NewString()
+	id := ids.Random()
 	v, err := s.room.request(ctx, reqKey(id), wire.HistoryFrame{Type: wire.TypeHistory, RequestID: id, Limit: limit, Before: before})
 	if err != nil {
 		return roomError(err, "read"), nil
@@ -420,7 +419,7 @@ func (s *Sidecar) usage(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Res
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
-	id := uuid.NewString()
+	id := ids.Random()
 	v, err := s.room.request(ctx, reqKey(id), wire.UsageFrame{Type: wire.TypeUsage, RequestID: id})
 	if err != nil {
 		return roomError(err, "read"), nil

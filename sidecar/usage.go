@@ -12,8 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
-
+	"pullcept/ids"
 	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
@@ -74,7 +73,7 @@ func (s *Sidecar) readUsage(ctx context.Context) (*wire.UsageResult, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, UsageWait)
 	defer cancel()
-	id := uuid.NewString()
+	id := ids.Random()
 	v, err := s.room.request(ctx, reqKey(id), wire.UsageFrame{Type: wire.TypeUsage, RequestID: id})
 	if err != nil {
 		return nil, fmt.Errorf("could not read it: %v", err)

@@ -2,9 +2,10 @@ package topicstore
 
 import (
 	"crypto/rand"
-	"encoding/hex"
 	"sync"
 	"time"
+
+	uuidtext "pullcept/ids" // the package's tests have an ids helper
 )
 
 // MaxIDLen is the longest topic id ValidID accepts.
@@ -69,15 +70,5 @@ func NewID() string {
 	u[7] = byte(seq)
 	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
 
-	var out [36]byte
-	hex.Encode(out[0:8], u[0:4])
-	out[8] = '-'
-	hex.Encode(out[9:13], u[4:6])
-	out[13] = '-'
-	hex.Encode(out[14:18], u[6:8])
-	out[18] = '-'
-	hex.Encode(out[19:23], u[8:10])
-	out[23] = '-'
-	hex.Encode(out[24:], u[10:])
-	return string(out[:])
+	return uuidtext.Format(u)
 }
