@@ -34,11 +34,12 @@ import (
 // forbiddenOutside.
 var allowed = map[string][]string{
 	"room/wire":   {},
-	"topicstore":  {},
+	"topicstore":  {"ids"},
+	"ids":         {},
 	"dirs":        {},
 	"attachment":  {},
 	"safefile":    {},
-	"room":        {"room/wire", "topicstore"},
+	"room":        {"ids", "room/wire", "topicstore"},
 	"room/socket": {"room", "room/wire", "topicstore"},
 	// The real room socket for its clients' tests.
 	"room/socket/sockettest": {"room", "room/socket", "topicstore"},
@@ -47,8 +48,8 @@ var allowed = map[string][]string{
 	"attach":                 {"jsontext"},
 	"jsontext":               {},
 	"server":                 {"app", "attach", "control", "room/wire", "seat", "tui"},
-	"seat":                   {"room/wire", "safefile", "seat/hook", "topicstore"},
-	"sidecar":                {"mcpstdio", "room/dial", "room/wire"},
+	"seat":                   {"ids", "room/wire", "safefile", "seat/hook", "topicstore"},
+	"sidecar":                {"ids", "mcpstdio", "room/dial", "room/wire"},
 	"mcpstdio":               {"jsontext"},
 	"room/dial":              {},
 	"seat/hook":              {"room/dial", "room/wire"},
