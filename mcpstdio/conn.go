@@ -92,7 +92,7 @@ func (c *conn) readLoop(r io.Reader) error {
 	br := bufio.NewReader(r) // 4 KiB: a longer line is gathered in buf
 	var buf []byte
 	for {
-		line, over, err := readLine(br, &buf)
+		line, over, err := readLine(br, &buf, MaxLineBytes)
 		if c.ctx.Err() != nil {
 			return nil // Serve is ending: nothing more is read
 		}
@@ -115,8 +115,8 @@ func (c *conn) readLoop(r io.Reader) error {
 	}
 }
 
-// overlong is what is kept of a line past MaxLineBytes: its start and its
-// end, where a request's id may be found.
+// overlong is what is kept of a line past its limit: its start and its
+// end, where a message's id may be found.
 type overlong struct{ head, tail []byte }
 
 const (
@@ -125,16 +125,18 @@ const (
 )
 
 // readLine reads one line, without its newline, into *buf (reused). A line
-// past MaxLineBytes is read to its end but not kept: over says so.
-func readLine(br *bufio.Reader, buf *[]byte) (line []byte, over *overlong, err error) {
+// past limit bytes is read to its end but not kept (at most limit bytes of
+// it are held at any time): over says so. The server's reader and the
+// client's both read with it, each with its own limit.
+func readLine(br *bufio.Reader, buf *[]byte, limit int) (line []byte, over *overlong, err error) {
 	b := (*buf)[:0]
 	for {
 		frag, e := br.ReadSlice('\n')
 		if over != nil {
 			over.tail = lastBytes(append(over.tail, frag...), keepTail)
-		} else if len(b)+len(frag) > MaxLineBytes+1 { // +1: the newline
+		} else if len(b)+len(frag) > limit+1 { // +1: the newline
 			over = &overlong{
-				head: append([]byte(nil), b[:min(len(b), keepHead)]...), // b is nearly MaxLineBytes long here
+				head: append([]byte(nil), b[:min(len(b), keepHead)]...), // b is nearly limit long here
 				tail: lastBytes(append(append([]byte(nil), b[max(0, len(b)-keepTail):]...), frag...), keepTail),
 			}
 			b = b[:0]
@@ -150,8 +152,8 @@ func readLine(br *bufio.Reader, buf *[]byte) (line []byte, over *overlong, err e
 			return nil, over, e
 		}
 		b = bytes.TrimSuffix(b, []byte("\n"))
-		if len(b) > MaxLineBytes { // the last line, without a newline
-			return nil, &overlong{head: append([]byte(nil), b[:keepHead]...), tail: append([]byte(nil), b[len(b)-keepTail:]...)}, e
+		if len(b) > limit { // the last line, without a newline
+			return nil, &overlong{head: append([]byte(nil), b[:min(len(b), keepHead)]...), tail: append([]byte(nil), b[max(0, len(b)-keepTail):]...)}, e
 		}
 		return b, nil, e
 	}
@@ -549,18 +551,27 @@ func (c *conn) notifier() {
 	}
 }
 
-func (c *conn) reply(id, result []byte) error {
+func (c *conn) reply(id, result []byte) error { return c.write(resultLine(id, result)) }
+
+// fail answers with an error; a nil id is null.
+func (c *conn) fail(id json.RawMessage, code int, msg string) error {
+	return c.write(errorLine(id, code, msg))
+}
+
+// resultLine is the answer to request id with result (JSON), a whole line.
+// The server's answers and the client's (to a server's ping) are written
+// with it.
+func resultLine(id, result []byte) []byte {
 	b := make([]byte, 0, len(result)+len(id)+32)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
 	b = append(b, result...)
-	b = append(b, "}\n"...)
-	return c.write(b)
+	return append(b, "}\n"...)
 }
 
-// fail answers with an error; a nil id is null.
-func (c *conn) fail(id json.RawMessage, code int, msg string) error {
+// errorLine is an error answer to request id (nil: null), a whole line.
+func errorLine(id json.RawMessage, code int, msg string) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -571,8 +582,7 @@ func (c *conn) fail(id json.RawMessage, code int, msg string) error {
 	b = strconv.AppendInt(b, int64(code), 10)
 	b = append(b, `,"message":`...)
 	b = jsontext.AppendString(b, msg)
-	b = append(b, "}}\n"...)
-	return c.write(b)
+	return append(b, "}}\n"...)
 }
 
 // write writes one message; writes never interleave. A failed write ends
