@@ -41,6 +41,11 @@
 // A line longer than MaxLineBytes is not read: it is skipped up to its
 // newline and answered with -32600, carrying the request's id when the id
 // stands at the line's start or end (where clients write it), else null.
+//
+// The package also holds the client side (Client, client.go): the app's
+// client of the local MCP servers it launches (package mcpserv), read with
+// the same line reader and envelope rules and answering with the same line
+// builders, so the server binary needs no MCP library.
 package mcpstdio
 
 import (
