@@ -18,9 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
+	"pullcept/mcpstdio"
 )
 
 // State is a server's state in this run (spec: 起動中・実行中・終了・失敗・
@@ -106,15 +104,15 @@ type run struct {
 	s        *server
 	entry    Entry
 	cmd      *exec.Cmd
-	client   *client.Client
+	client   *mcpstdio.Client
 	stdin    *os.File
 	stdout   *os.File
 	ctx      context.Context // ends when the process has ended
 	cancel   context.CancelFunc
-	ready    chan struct{} // closed when initialize answered
-	exited   chan struct{} // closed when the process was waited for
-	launched chan struct{} // closed when the client was made
-	readDone chan struct{} // closed when the read loop met the end
+	ready    chan struct{}   // closed when initialize answered
+	exited   chan struct{}   // closed when the process was waited for
+	launched chan struct{}   // closed when the client was made
+	readDone <-chan struct{} // closed when the read loop met the end
 
 	stopping atomic.Bool
 	pid      atomic.Int64 // set once the process started
@@ -358,39 +356,19 @@ func (m *Manager) launch(r *run) error {
 	}
 	go m.readStderr(r, errR)
 
-	r.readDone = make(chan struct{})
-	t := transport.NewIO(&eofReader{r: outR, done: r.readDone}, inW, nil)
-	c := client.NewClient(t)
-	c.OnNotification(func(n mcp.JSONRPCNotification) { m.notified(r, n) })
-	r.client = c
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.worker(r) }()
-	err = c.Start(r.ctx)
+	// Done is closed once the read loop met the end of stdout (or its
+	// close): every notification read by then was handed over.
+	r.client = mcpstdio.NewClient(outR, inW, mcpstdio.ClientOptions{
+		Notify:  func(n mcpstdio.Notification) { m.notified(r, n) },
+		Skipped: func(why string) { m.appLine(r.s, "stdout: %s", why) },
+	})
+	r.readDone = r.client.Done()
 	close(setup)
 	close(r.launched)
-	if err != nil {
-		m.appLine(r.s, "the client did not start: %v", err)
-		m.kill(r)
-		return nil
-	}
 	go m.initialize(r)
 	return nil
-}
-
-// eofReader closes done when reading ends (the end of the server's
-// stdout, or its close): every notification read by then was handed over.
-type eofReader struct {
-	r    io.Reader
-	done chan struct{}
-	once sync.Once
-}
-
-func (e *eofReader) Read(p []byte) (int, error) {
-	n, err := e.r.Read(p)
-	if err != nil {
-		e.once.Do(func() { close(e.done) })
-	}
-	return n, err
 }
 
 // initialize waits for initialize's answer: running, or failed (the
@@ -398,11 +376,12 @@ func (e *eofReader) Read(p []byte) (int, error) {
 func (m *Manager) initialize(r *run) {
 	ctx, cancel := context.WithTimeout(r.ctx, m.o.InitTimeout)
 	defer cancel()
-	req := mcp.InitializeRequest{}
-	// An explicit legacy version: no server/discover round trip first.
-	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "pullcept", Version: m.o.Version}
-	res, err := r.client.Initialize(ctx, req)
+	// The newest version of the initialize handshake (the client speaks
+	// no server/discover).
+	res, err := r.client.Initialize(ctx, mcpstdio.InitializeParams{
+		ProtocolVersion: mcpstdio.ProtocolVersions[0],
+		ClientInfo:      mcpstdio.Implementation{Name: "pullcept", Version: m.o.Version},
+	})
 	m.mu.Lock()
 	s := r.s
 	current := s.run == r && !r.stopping.Load()
@@ -436,7 +415,7 @@ func (m *Manager) initialize(r *run) {
 	m.appLine(s, "running: %s (protocol %s%s)", strings.TrimSpace(name), resVersion(res), channel)
 }
 
-func resVersion(res *mcp.InitializeResult) string {
+func resVersion(res *mcpstdio.InitializeResult) string {
 	if res == nil {
 		return "?"
 	}
@@ -621,12 +600,12 @@ func (m *Manager) readStderr(r *run, f *os.File) {
 
 // notified takes one notification from the client's read loop; it must
 // not block (the answers to get_event arrive on the same loop).
-func (m *Manager) notified(r *run, n mcp.JSONRPCNotification) {
+func (m *Manager) notified(r *run, n mcpstdio.Notification) {
 	if n.Method != ChannelMethod {
 		return
 	}
-	content, _ := n.Params.AdditionalFields["content"].(string)
-	meta, _ := n.Params.AdditionalFields["meta"].(map[string]any)
+	content, _ := n.Params["content"].(string)
+	meta, _ := n.Params["meta"].(map[string]any)
 	id, _ := meta["message_id"].(string)
 	if strings.TrimSpace(id) == "" {
 		m.appLine(r.s, "a push without an event id (meta.message_id) was not posted: no one could name it to mark it processed")
@@ -665,10 +644,7 @@ func (m *Manager) sign(r *run, p *pending, kind string) {
 	case <-ctx.Done():
 		return
 	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "get_event"
-	req.Params.Arguments = map[string]any{"event_id": p.id}
-	res, err := r.client.CallTool(ctx, req)
+	res, err := r.client.CallTool(ctx, "get_event", map[string]any{"event_id": p.id})
 	switch {
 	case err != nil:
 		m.appLine(r.s, "get_event %s: %v (posted unsigned)", p.id, err)
@@ -680,15 +656,8 @@ func (m *Manager) sign(r *run, p *pending, kind string) {
 	p.signer = Signer(resultText(res), kind)
 }
 
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := mcp.AsTextContent(c); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
+// resultText is the result's text blocks, joined.
+func resultText(res *mcpstdio.Result) string { return strings.Join(res.Content, "") }
 
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")

@@ -274,6 +274,24 @@ func TestBridgeEndFlushesPending(t *testing.T) {
 	h.waitFor("ended", func() bool { return h.state("hook") == StateEnded })
 }
 
+// What the server writes on stdout that is not MCP is said in its log and
+// skipped; the pushes around it are posted.
+func TestStdoutNoiseLogged(t *testing.T) {
+	h := newHarness(t, Options{}, "hook")
+	h.m.StartAll()
+	h.running("hook")
+	h.cue("hook", map[string]any{"stdout": "Debugger listening on ws://127.0.0.1:9229"})
+	h.cue("hook", map[string]any{"stdout": `{"jsonrpc":"2.0","id":"x","result":{}}`})
+	h.cue("hook", push("[push] acme/web-app\nby bob", "ev-1"))
+	if posts := h.waitPosts(1); posts[0].EventID != "ev-1" {
+		t.Fatalf("posts = %+v", posts)
+	}
+	log := h.logText("hook")
+	if !strings.Contains(log, `stdout: a line that is not JSON was skipped: "Debugger listening`) || !strings.Contains(log, "stdout: an answer to a request never sent was skipped") {
+		t.Fatalf("log:\n%s", log)
+	}
+}
+
 func TestStatesAndLog(t *testing.T) {
 	h := newHarness(t, Options{}, "hook")
 	h.m.StartAll()

@@ -7,6 +7,7 @@
 //	{"push":{"content":"…","meta":{…}}}   a notifications/claude/channel push
 //	{"event":{"id":"…","record":"…","delay_ms":N,"error":"…"}}  get_event's answer for id
 //	{"stderr":"…"}                         a line on stderr
+//	{"stdout":"…"}                         a raw line on stdout (not MCP)
 //	{"exit":N}                             exit with status N now
 //
 // $FAKEBRIDGE_PIDFILE gets its pid (and, with $FAKEBRIDGE_CHILD=1, the pid
@@ -43,6 +44,7 @@ type cue struct {
 	Push   map[string]any `json:"push"`
 	Event  *event         `json:"event"`
 	Stderr *string        `json:"stderr"`
+	Stdout *string        `json:"stdout"`
 	Exit   *int           `json:"exit"`
 }
 
@@ -142,6 +144,8 @@ func serve(c net.Conn, s *server.MCPServer) {
 			mu.Unlock()
 		case q.Stderr != nil:
 			fmt.Fprintln(os.Stderr, *q.Stderr)
+		case q.Stdout != nil:
+			os.Stdout.Write([]byte(*q.Stdout + "\n")) // one write: a whole line between mcp-go's
 		case q.Exit != nil:
 			os.Exit(*q.Exit)
 		}
