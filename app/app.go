@@ -55,6 +55,7 @@ type Options struct {
 
 // App is one run. Its methods are safe for concurrent use.
 type App struct {
+	quiet  *quietRelease // the heap given back once the panes are quiet
 	dirs   dirs.Dirs
 	log    *slog.Logger
 	store  *topicstore.Store
@@ -151,6 +152,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		return fail(err)
 	}
 	a.log.Info("room socket listening", "addr", a.sock.Addr())
+	a.quiet = newQuietRelease(releaseAfter, nil)
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
 		OnUsage: a.seatUsage, OnChange: a.fanChange, OnOutput: a.fanOutput}, accounts)
@@ -165,8 +167,9 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	// Subscribed before Start returns: an event published by the first
 	// operation must reach the stream.
 	sub, seatEvents := a.engine.Subscribe(), a.seats.Subscribe()
-	a.wg.Add(1)
+	a.wg.Add(2)
 	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
+	go func() { defer a.wg.Done(); a.quiet.run(ctx) }()
 	a.startMCP(ctx, o)
 	if o.Accounts == nil {
 		a.watchConfig(ctx)

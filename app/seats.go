@@ -170,6 +170,7 @@ func (a *App) fanChange() {
 // from the pane's reader (OnOutput): a key's echo reaches the screens with
 // no goroutine between.
 func (a *App) fanOutput() {
+	a.quiet.output()
 	a.watchMu.Lock()
 	for _, out := range a.watchers {
 		if out != nil {

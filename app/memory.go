@@ -1,0 +1,81 @@
+package app
+
+// Returning the heap's free pages once the panes are quiet. A burst of
+// output (a build log, 10,000 lines a pane) leaves the heap at up to twice
+// what the scrollback keeps: the garbage collector lets it grow to its
+// goal, and the runtime keeps freed pages for reuse. Once no pane has
+// printed for a while, one forced collection hands them back
+// (debug.FreeOSMemory), so a server that sits between bursts holds what
+// it keeps, not what it once used (docs/performance.md, issue 13 point 1).
+
+import (
+	"context"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// releaseAfter is how long the panes must be quiet before the release:
+// long enough that a CLI between two bursts (a test run's pauses, a model
+// thinking) does not pay a collection each time.
+const releaseAfter = 2 * time.Second
+
+// quietRelease calls release once output has stopped for quiet. Output
+// costs the panes' read loops one clock read and one atomic store: only
+// the first output after a release wakes the goroutine.
+type quietRelease struct {
+	quiet   time.Duration
+	release func()
+	last    atomic.Int64 // UnixNano of the last output
+	armed   atomic.Bool  // output came since the last release
+	wake    chan struct{}
+}
+
+func newQuietRelease(quiet time.Duration, release func()) *quietRelease {
+	if release == nil {
+		release = debug.FreeOSMemory
+	}
+	return &quietRelease{quiet: quiet, release: release, wake: make(chan struct{}, 1)}
+}
+
+// output notes that a pane printed (nil: an App made without Start).
+func (q *quietRelease) output() {
+	if q == nil {
+		return
+	}
+	q.last.Store(time.Now().UnixNano())
+	if !q.armed.Load() && q.armed.CompareAndSwap(false, true) {
+		select {
+		case q.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// run waits for output, then for quiet after it, then releases; until ctx
+// ends.
+func (q *quietRelease) run(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-q.wake:
+		}
+		for {
+			wait := time.Until(time.Unix(0, q.last.Load()).Add(q.quiet))
+			if wait <= 0 {
+				break
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+		}
+		// Disarmed before the release: output during it arms the next one.
+		q.armed.Store(false)
+		q.release()
+	}
+}
