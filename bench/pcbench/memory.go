@@ -26,7 +26,24 @@ type memRun struct {
 	// pages (shared, reclaimable), most of serve's RSS before the seats
 	// (an 18 MB binary), which tmux's small binary does not have.
 	baseAnon, anon int64
-	hist           int // tmux: history lines a pane holds
+	// settled, settledAnon: VmRSS and RssAnon memSettle after the last
+	// line, once the output has stopped (what a server holds between
+	// bursts; pullcept gives its free heap pages back after 2 s of quiet).
+	settled, settledAnon int64
+	hist                 int // tmux: history lines a pane holds
+}
+
+// memSettle is how long after the last line the settled sizes are read.
+const memSettle = 3 * time.Second
+
+// settle reads pid's settled sizes memSettle from now.
+func (r *memRun) settle(pid int) (err error) {
+	time.Sleep(memSettle) // the quiet being measured, not a synchronisation
+	if r.settled, err = procKB(pid, "VmRSS"); err != nil {
+		return err
+	}
+	r.settledAnon, err = procKB(pid, "RssAnon")
+	return err
 }
 
 // benchMemory: resident size (VmRSS, and RssAnon beside it) with 8 seats
@@ -65,9 +82,9 @@ func benchMemory() error {
 			if err != nil {
 				return fmt.Errorf("%s, tmux run %d: %w", c.name, i+1, err)
 			}
-			fmt.Printf("  run %d: pullcept serve RSS %s before, %s with 8 seats (peak %s; RssAnon %s before, %s with 8 seats) | tmux server %s before, %s with 8 panes (peak %s; RssAnon %s before, %s with 8 panes), %d history lines a pane\n",
-				i+1, fmtMiB(p.base), fmtMiB(p.rss), fmtMiB(p.hwm), fmtMiB(p.baseAnon), fmtMiB(p.anon),
-				fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.hwm), fmtMiB(t.baseAnon), fmtMiB(t.anon), t.hist)
+			fmt.Printf("  run %d: pullcept serve RSS %s before, %s with 8 seats, %s settled (peak %s; RssAnon %s before, %s with 8 seats, %s settled) | tmux server %s before, %s with 8 panes, %s settled (peak %s; RssAnon %s before, %s with 8 panes, %s settled), %d history lines a pane\n",
+				i+1, fmtMiB(p.base), fmtMiB(p.rss), fmtMiB(p.settled), fmtMiB(p.hwm), fmtMiB(p.baseAnon), fmtMiB(p.anon), fmtMiB(p.settledAnon),
+				fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.settled), fmtMiB(t.hwm), fmtMiB(t.baseAnon), fmtMiB(t.anon), fmtMiB(t.settledAnon), t.hist)
 			pc, tm = append(pc, p), append(tm, t)
 		}
 		med := func(rs []memRun, f func(memRun) int64) int64 {
@@ -86,6 +103,10 @@ func benchMemory() error {
 		perAnon := func(r memRun) int64 { return (r.anon - r.baseAnon) / memSeats }
 		n := fmt.Sprintf(" (median of %d)", len(pc))
 		record("memory", "RSS, 8 seats × 10,000 lines, "+c.name+n, fmtMiB(med(pc, rss)), fmtMiB(med(tm, rss)), ratio(float64(med(pc, rss)), float64(med(tm, rss))))
+		settled := func(r memRun) int64 { return r.settled }
+		settledAnon := func(r memRun) int64 { return r.settledAnon }
+		record("memory", "RSS 3 s after the last line, "+c.name+n, fmtMiB(med(pc, settled)), fmtMiB(med(tm, settled)), ratio(float64(med(pc, settled)), float64(med(tm, settled))))
+		record("memory", "RssAnon 3 s after the last line, "+c.name, fmtMiB(med(pc, settledAnon)), fmtMiB(med(tm, settledAnon)), ratio(float64(med(pc, settledAnon)), float64(med(tm, settledAnon))))
 		record("memory", "peak RSS, "+c.name, fmtMiB(med(pc, hwm)), fmtMiB(med(tm, hwm)), ratio(float64(med(pc, hwm)), float64(med(tm, hwm))))
 		record("memory", "RSS per seat (growth ÷ 8), "+c.name, fmtMiB(med(pc, per)), fmtMiB(med(tm, per)), ratio(float64(med(pc, per)), float64(med(tm, per))))
 		record("memory", "RssAnon, 8 seats, "+c.name+n, fmtMiB(med(pc, anon)), fmtMiB(med(tm, anon)), ratio(float64(med(pc, anon)), float64(med(tm, anon))))
@@ -133,7 +154,7 @@ func memServe(command, needle string) (memRun, error) {
 		return memRun{}, err
 	}
 	r.hwm, _ = procKB(s.Pid(), "VmHWM")
-	return r, nil
+	return r, r.settle(s.Pid())
 }
 
 func memTmux(command, needle string) (memRun, error) {
@@ -185,7 +206,7 @@ func memTmux(command, needle string) (memRun, error) {
 		return memRun{}, err
 	}
 	r.hwm, _ = procKB(pid, "VmHWM")
-	return r, nil
+	return r, r.settle(pid)
 }
 
 // colouredFile returns a long-lines file: memLines lines of exactly
