@@ -51,7 +51,8 @@ var allowed = map[string][]string{
 	"seat":                   {"ids", "room/wire", "safefile", "seat/hook", "topicstore"},
 	"sidecar":                {"ids", "mcpstdio", "room/dial", "room/wire"},
 	"mcpstdio":               {"jsontext"},
-	"room/dial":              {},
+	"room/dial":              {"room/wsconn"},
+	"room/wsconn":            {},
 	"seat/hook":              {"room/dial", "room/wire"},
 	"mcpserv":                {"mcpstdio", "safefile"},
 	"tui":                    {"app", "room/wire"},
@@ -188,11 +189,12 @@ func TestFrontLinksNothingHeavy(t *testing.T) {
 // templates (docs/decisions.md "Two binaries"). Their tests may link more:
 // go list -deps reads the packages, not their tests.
 var lightPackages = map[string][]string{
-	"pullcept/jsontext":  {},
-	"pullcept/room/dial": {},
-	"pullcept/mcpstdio":  {},
-	"pullcept/seat/hook": {},
-	"pullcept/sidecar":   {"github.com/google/uuid"},
+	"pullcept/jsontext":    {},
+	"pullcept/room/dial":   {},
+	"pullcept/room/wsconn": {},
+	"pullcept/mcpstdio":    {},
+	"pullcept/seat/hook":   {},
+	"pullcept/sidecar":     {"github.com/google/uuid"},
 	"pullcept": {"github.com/google/uuid", "golang.org/x/sys/", "github.com/charmbracelet/x/term",
 		"github.com/muesli/cancelreader"},
 }

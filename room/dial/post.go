@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+
+	"pullcept/room/wsconn"
 )
 
 // MaxResponseBody bounds the part of a response's body Post returns.
@@ -55,17 +57,17 @@ func Post(ctx context.Context, rawURL string, header [][2]string, body []byte) (
 
 	br := bufio.NewReader(nc)
 	for {
-		h, err := readHead(br)
+		h, err := wsconn.ReadResponseHead(br)
 		if err != nil {
 			return fail(err)
 		}
-		if h.code < 200 { // 100 Continue and the like: the answer follows
+		if h.Code < 200 { // 100 Continue and the like: the answer follows
 			continue
 		}
-		data, err := readBody(br, h, MaxResponseBody)
+		data, err := wsconn.ReadResponseBody(br, h, MaxResponseBody)
 		if err != nil {
 			return fail(err)
 		}
-		return &Response{StatusCode: h.code, Status: h.status, Body: data}, nil
+		return &Response{StatusCode: h.Code, Status: h.Status, Body: data}, nil
 	}
 }

@@ -3,12 +3,13 @@ package dial
 import (
 	"bufio"
 	"context"
-	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"time"
+
+	"pullcept/room/wsconn"
 )
 
 // The random source of the handshake's key and the masking keys is
@@ -19,11 +20,8 @@ import (
 // and encoding/base64, medians of 1,000 interleaved runs (2-core VM,
 // 2026-12-01): importing crypto/rand +0.08 ms, with one Read at start
 // +0.11 ms; math/rand/v2 +0.01 ms, within the noise. crypto/sha1 (the
-// Accept check) costs +0.01 ms. The sidecar links crypto/rand anyway
-// (uuid); `pullcept hook` does not.
-
-// acceptGUID is RFC 6455's key suffix for Sec-WebSocket-Accept.
-const acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+// Accept check, pullcept/room/wsconn's AcceptKey) costs +0.01 ms. The
+// sidecar links crypto/rand anyway (uuid); `pullcept hook` does not.
 
 // maxRefusalBody bounds the body kept from a refused handshake.
 const maxRefusalBody = 1024
@@ -100,31 +98,31 @@ func (d *Dialer) Dial(ctx context.Context, rawURL string) (*Conn, error) {
 	// The reader stays the connection's: frames may follow the header in
 	// the same read.
 	br := bufio.NewReaderSize(nc, 4096)
-	h, err := readHead(br)
+	h, err := wsconn.ReadResponseHead(br)
 	if err != nil {
 		return fail(err)
 	}
-	if h.code != 101 {
-		body, _ := readBody(br, h, maxRefusalBody)
-		return nil, &StatusError{URL: rawURL, StatusCode: h.code, Status: h.status, Body: body}
+	if h.Code != 101 {
+		body, _ := wsconn.ReadResponseBody(br, h, maxRefusalBody)
+		return nil, &StatusError{URL: rawURL, StatusCode: h.Code, Status: h.Status, Body: body}
 	}
-	sum := sha1.Sum([]byte(key + acceptGUID))
-	switch want := base64.StdEncoding.EncodeToString(sum[:]); {
-	case !h.hasToken("upgrade", "websocket"):
-		return fail(fmt.Errorf("the 101 answer's Upgrade is %q, not websocket", cutText(h.get("upgrade"))))
-	case !h.hasToken("connection", "upgrade"):
-		return fail(fmt.Errorf("the 101 answer's Connection is %q, not Upgrade", cutText(h.get("connection"))))
-	case h.get("sec-websocket-accept") != want:
-		return fail(fmt.Errorf("the 101 answer's Sec-WebSocket-Accept is %q, not %q: not a WebSocket server for this key", cutText(h.get("sec-websocket-accept")), want))
-	case h.get("sec-websocket-extensions") != "":
-		return fail(fmt.Errorf("the server chose extensions %q and none was offered", cutText(h.get("sec-websocket-extensions"))))
-	case h.get("sec-websocket-protocol") != "":
-		return fail(fmt.Errorf("the server chose subprotocol %q and none was offered", cutText(h.get("sec-websocket-protocol"))))
+	cut := wsconn.CutText
+	switch f, want := h.Header, wsconn.AcceptKey(key); {
+	case !f.HasToken("upgrade", "websocket"):
+		return fail(fmt.Errorf("the 101 answer's Upgrade is %q, not websocket", cut(f.Get("upgrade"))))
+	case !f.HasToken("connection", "upgrade"):
+		return fail(fmt.Errorf("the 101 answer's Connection is %q, not Upgrade", cut(f.Get("connection"))))
+	case f.Get("sec-websocket-accept") != want:
+		return fail(fmt.Errorf("the 101 answer's Sec-WebSocket-Accept is %q, not %q: not a WebSocket server for this key", cut(f.Get("sec-websocket-accept")), want))
+	case f.Get("sec-websocket-extensions") != "":
+		return fail(fmt.Errorf("the server chose extensions %q and none was offered", cut(f.Get("sec-websocket-extensions"))))
+	case f.Get("sec-websocket-protocol") != "":
+		return fail(fmt.Errorf("the server chose subprotocol %q and none was offered", cut(f.Get("sec-websocket-protocol"))))
 	}
 	if !stop() {
 		return fail(ctx.Err())
 	}
 	nc.SetDeadline(time.Time{})
 	ok = true
-	return newConn(nc, br), nil
+	return wsconn.New(nc, br, wsconn.Client), nil
 }

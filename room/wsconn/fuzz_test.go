@@ -1,4 +1,4 @@
-package dial
+package wsconn
 
 import (
 	"bufio"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -48,7 +49,7 @@ func FuzzReadFrames(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fc := &fakeConn{r: bytes.NewReader(data)}
-		c := newConn(fc, bufio.NewReaderSize(fc, 4096))
+		c := New(fc, bufio.NewReaderSize(fc, 4096), Client)
 		c.SetReadLimit(fuzzLimit)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
@@ -79,7 +80,7 @@ func FuzzReadFrames(f *testing.F) {
 
 // FuzzReadResponse: whatever a server answers an HTTP request with, the
 // head and body readers neither panic nor read past their bounds: the head
-// stays within maxHeadBytes, the body within its limit, and a status code
+// stays within MaxHeadBytes, the body within its limit, and a status code
 // read is three digits.
 func FuzzReadResponse(f *testing.F) {
 	for _, s := range []string{
@@ -96,16 +97,107 @@ func FuzzReadResponse(f *testing.F) {
 	const limit = 4 << 10
 	f.Fuzz(func(t *testing.T, b []byte) {
 		br := bufio.NewReader(bytes.NewReader(b))
-		h, err := readHead(br)
+		h, err := ReadResponseHead(br)
 		if err != nil {
 			return
 		}
-		if h.code < 100 || h.code > 999 {
-			t.Fatalf("status code %d from %q", h.code, b)
+		if h.Code < 100 || h.Code > 999 {
+			t.Fatalf("status code %d from %q", h.Code, b)
 		}
-		body, err := readBody(br, h, limit)
+		body, err := ReadResponseBody(br, h, limit)
 		if err == nil && len(body) > limit {
 			t.Fatalf("a body of %d bytes over the limit %d", len(body), limit)
+		}
+	})
+}
+
+// FuzzReadClientFrames is FuzzReadFrames for a server's Conn: whatever a
+// client sends (masked or not), ReadMessageOrSkip neither panics nor keeps
+// more than the limit, nor allocates much more than the stream holds.
+func FuzzReadClientFrames(f *testing.F) {
+	k := [4]byte{1, 2, 3, 4}
+	for _, seed := range [][]byte{
+		maskedFrame(0x81, []byte("hello"), k),
+		append(append(maskedFrame(0x01, []byte("he"), k), maskedFrame(0x89, []byte("p"), k)...), maskedFrame(0x80, []byte("llo"), k)...),
+		maskedFrame(0x82, make([]byte, 300), k),
+		maskedFrame(0x88, []byte{3, 232, 'b', 'y', 'e'}, k),
+		frame(0x81, []byte("unmasked")),
+		binary.BigEndian.AppendUint64([]byte{0x82, 0xff}, 1<<19),
+		binary.BigEndian.AppendUint64([]byte{0x82, 0xff}, 1<<62),
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fc := &fakeConn{r: bytes.NewReader(data)}
+		c := New(fc, bufio.NewReaderSize(fc, 4096), Server)
+		c.SetReadLimit(fuzzLimit)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range len(data) + 1 {
+			typ, msg, size, err := c.ReadMessageOrSkip()
+			if err != nil {
+				break
+			}
+			if len(msg) > fuzzLimit || (msg == nil) != (size > fuzzLimit) {
+				t.Fatalf("a %d-byte message of size %d, the limit %d", len(msg), size, fuzzLimit)
+			}
+			if typ == TextMessage && msg != nil && !utf8.Valid(msg) {
+				t.Fatalf("a text message that is not UTF-8: %q", msg)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if grew, bound := after.TotalAlloc-before.TotalAlloc, uint64(3*len(data)+2*readChunk+48<<10); grew > bound {
+			t.Fatalf("reading %d bytes allocated %d (bound %d)", len(data), grew, bound)
+		}
+	})
+}
+
+// FuzzReadRequest: whatever a client sends, the request reader neither
+// panics nor reads past MaxHeadBytes, and what it returns is a request
+// line's parts: a token method, a visible target, HTTP/1.0 or 1.1.
+func FuzzReadRequest(f *testing.F) {
+	for _, s := range []string{
+		"GET /room HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+		"POST /hooks/status/t/a HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+		"\r\nGET / HTTP/1.0\n\n",
+		"GET / HTTP/2.0\r\n\r\n",
+		"GET  / HTTP/1.1\r\n\r\n",
+		"GET / HTTP/1.1\r\n folded\r\n\r\n",
+		"GET / HTTP/1.1\r\nX: a\x00b\r\n\r\n",
+		"SSH-2.0-OpenSSH\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		br := bufio.NewReader(bytes.NewReader(b))
+		r, err := ReadRequestHead(br)
+		consumed := len(b) - br.Buffered()
+		if err != nil {
+			if consumed > MaxHeadBytes+4096 {
+				t.Fatalf("an error after reading %d bytes", consumed)
+			}
+			return
+		}
+		if consumed > MaxHeadBytes {
+			t.Fatalf("a head of %d bytes taken", consumed)
+		}
+		if !IsToken(r.Method) || !visible(r.Target) || (r.Minor != 0 && r.Minor != 1) || len(r.Header) > maxFields {
+			t.Fatalf("request %+v from %q", r, b)
+		}
+		for name, vs := range r.Header {
+			if !IsToken(name) || strings.ToLower(name) != name {
+				t.Fatalf("field name %q", name)
+			}
+			for _, v := range vs {
+				if !fieldValue(v) {
+					t.Fatalf("field value %q", v)
+				}
+			}
+		}
+		if r.Header.Get("transfer-encoding") == "chunked" {
+			if body, err := ReadChunked(br, 1<<10); err == nil && len(body) > 1<<10 {
+				t.Fatalf("a chunked body of %d bytes over its limit", len(body))
+			}
 		}
 	})
 }
