@@ -40,7 +40,7 @@ var allowed = map[string][]string{
 	"attachment":  {},
 	"safefile":    {},
 	"room":        {"ids", "room/wire", "topicstore"},
-	"room/socket": {"room", "room/wire", "topicstore"},
+	"room/socket": {"room", "room/wire", "room/wsconn", "topicstore"},
 	// The real room socket for its clients' tests.
 	"room/socket/sockettest": {"room", "room/socket", "topicstore"},
 	"app":                    {"attachment", "dirs", "mcpserv", "room", "room/wire", "room/socket", "safefile", "seat", "topicstore"},

@@ -128,8 +128,8 @@ func TestListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if !strings.HasPrefix(s.URL(), "ws://127.0.0.1:") || s.http.ReadHeaderTimeout != defaultLimits.readHeader || s.http.IdleTimeout != defaultLimits.idle || s.http.ErrorLog == nil {
-		t.Fatalf("url %s, server %+v", s.URL(), s.http)
+	if !strings.HasPrefix(s.URL(), "ws://127.0.0.1:") || s.lim != defaultLimits {
+		t.Fatalf("url %s, limits %+v", s.URL(), s.lim)
 	}
 }
 
@@ -411,10 +411,11 @@ func (l *flakyListener) Accept() (net.Conn, error) {
 	return l.Listener.Accept()
 }
 
-// TestHTTPErrorsGoToTheAppLog: net/http's own error lines reach the app's
-// log, cut short, and nothing reaches the standard logger (stderr, the
-// TUI's screen). Not parallel: it swaps the standard logger's output.
-func TestHTTPErrorsGoToTheAppLog(t *testing.T) {
+// TestAcceptErrorsGoToTheAppLog: an accept error reaches the app's log,
+// cut short, the server goes on, and nothing reaches the standard logger
+// (stderr, the TUI's screen). Not parallel: it swaps the standard logger's
+// output.
+func TestAcceptErrorsGoToTheAppLog(t *testing.T) {
 	var std bytes.Buffer
 	stdlog.SetOutput(&std)
 	defer stdlog.SetOutput(stdlogOutput)
@@ -426,8 +427,8 @@ func TestHTTPErrorsGoToTheAppLog(t *testing.T) {
 	}
 	s := serve(v.e, "tok", log, &flakyListener{Listener: ln}, defaultLimits)
 	defer s.Close()
-	line := sink.await(t, "http server")
-	if !strings.Contains(line, "Accept error: accept4: too many open files") || !strings.Contains(line, "more bytes") || len(line) > 2*maxLogLine {
+	line := sink.await(t, "accept failed")
+	if !strings.Contains(line, "accept4: too many open files") || !strings.Contains(line, "more bytes") || len(line) > 2*maxLogLine {
 		t.Fatalf("line: %q", line)
 	}
 	// the server goes on after the error

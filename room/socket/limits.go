@@ -2,18 +2,14 @@ package socket
 
 // The socket's guards against connections that hold descriptors without
 // using them: timeouts for every connection, a bound on how many are open at
-// once, and net/http's own error lines routed to the app log. See
-// docs/decisions.md, "Room socket hardening".
+// once, and the shutdown's wait. See docs/decisions.md, "Room socket
+// hardening".
 
 import (
 	"log/slog"
 	"net"
-	"net/http"
-	"strings"
 	"sync"
 	"time"
-
-	"pullcept/room/wire"
 )
 
 // limits are the socket's timeouts and bounds. Listen uses defaultLimits;
@@ -44,9 +40,6 @@ var defaultLimits = limits{
 	wsRead:     90 * time.Second,
 }
 
-// maxHeaderBytes bounds a request's header (net/http's default is 1 MB).
-const maxHeaderBytes = 64 << 10
-
 // wsWriteTimeout bounds one WebSocket write (frame, ping or pong).
 const wsWriteTimeout = 10 * time.Second
 
@@ -65,11 +58,12 @@ type connLimiter struct {
 	max int
 	log *slog.Logger
 
-	mu     sync.Mutex
-	cond   *sync.Cond
-	open   map[*trackedConn]struct{}
-	seq    uint64
-	closed bool
+	mu       sync.Mutex
+	cond     *sync.Cond // a place freed, a state changed, the limiter closed
+	open     map[*trackedConn]struct{}
+	seq      uint64
+	closed   bool
+	draining bool // the server shuts down: no connection becomes idle
 
 	evictLog, waitLog everyLog
 }
@@ -80,12 +74,29 @@ func newConnLimiter(ln net.Listener, max int, log *slog.Logger) *connLimiter {
 	return l
 }
 
+// connState is where a connection is in its life, for the limiter and the
+// shutdown.
+type connState uint8
+
+const (
+	// stateNew: accepted, its first request's header not yet whole (the
+	// only state the limiter closes a connection in to make room).
+	stateNew connState = iota
+	// stateActive: a request read and being answered (or, after keep-alive,
+	// the next one's first bytes arrived).
+	stateActive
+	// stateIdle: keep-alive, waiting for the next request.
+	stateIdle
+	// stateUpgraded: a WebSocket.
+	stateUpgraded
+)
+
 // trackedConn is a connection the limiter counts until it is closed.
 type trackedConn struct {
 	net.Conn
 	l     *connLimiter
 	seq   uint64
-	state http.ConnState // guarded by l.mu
+	state connState // guarded by l.mu
 	once  sync.Once
 }
 
@@ -95,12 +106,9 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// net/http half-closes a connection it ends after an answer if it can.
-var _ interface{ CloseWrite() error } = (*trackedConn)(nil)
-
-// CloseWrite half-closes the connection. net/http calls it after an answer
-// with "Connection: close", so the client sees the end at once rather than
-// after the server's linger.
+// CloseWrite half-closes the connection: after an answer with
+// "Connection: close" the client sees the end at once, while what it still
+// sends is read and dropped (see linger).
 func (c *trackedConn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
@@ -115,7 +123,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 	}
 	l.mu.Lock()
 	l.seq++
-	c := &trackedConn{Conn: nc, l: l, seq: l.seq, state: http.StateNew}
+	c := &trackedConn{Conn: nc, l: l, seq: l.seq, state: stateNew}
 	l.open[c] = struct{}{}
 	for len(l.open) > l.max && !l.closed {
 		if v := l.oldestSilentLocked(c); v != nil {
@@ -146,7 +154,7 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 func (l *connLimiter) oldestSilentLocked(except *trackedConn) *trackedConn {
 	var v *trackedConn
 	for c := range l.open {
-		if c != except && c.state == http.StateNew && (v == nil || c.seq < v.seq) {
+		if c != except && c.state == stateNew && (v == nil || c.seq < v.seq) {
 			v = c
 		}
 	}
@@ -160,16 +168,84 @@ func (l *connLimiter) release(c *trackedConn) {
 	l.cond.Broadcast()
 }
 
-// connState is the http.Server's ConnState hook: net/http leaves StateNew
-// only when a whole request header has been read.
-func (l *connLimiter) connState(nc net.Conn, st http.ConnState) {
-	c, ok := nc.(*trackedConn)
-	if !ok {
-		return
-	}
+// setState moves c to st. While the server shuts down a connection may
+// not become idle: false says to close it instead.
+func (l *connLimiter) setState(c *trackedConn, st connState) bool {
 	l.mu.Lock()
-	c.state = st
+	ok := !(l.draining && st == stateIdle)
+	if ok {
+		c.state = st
+	}
 	l.mu.Unlock()
+	l.cond.Broadcast() // awaitQuiet
+	return ok
+}
+
+// drain starts the shutdown: no connection may become idle from now on,
+// and those idle now are closed.
+func (l *connLimiter) drain() {
+	l.mu.Lock()
+	l.draining = true
+	var idle []*trackedConn
+	for c := range l.open {
+		if c.state == stateIdle {
+			idle = append(idle, c)
+		}
+	}
+	l.mu.Unlock()
+	for _, c := range idle {
+		c.Close()
+	}
+}
+
+// isDraining says whether the shutdown has begun.
+func (l *connLimiter) isDraining() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.draining
+}
+
+// awaitQuiet waits until no connection is new or answering a request
+// (WebSockets do not count), at most until deadline; false: the deadline
+// came first.
+func (l *connLimiter) awaitQuiet(deadline time.Time) bool {
+	wake := time.AfterFunc(time.Until(deadline), func() {
+		l.mu.Lock() // the waiter is in Wait or has yet to look at the clock
+		l.mu.Unlock()
+		l.cond.Broadcast()
+	})
+	defer wake.Stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for {
+		busy := false
+		for c := range l.open {
+			if c.state == stateNew || c.state == stateActive {
+				busy = true
+				break
+			}
+		}
+		if !busy {
+			return true
+		}
+		if !time.Now().Before(deadline) {
+			return false
+		}
+		l.cond.Wait()
+	}
+}
+
+// closeAll closes every open connection.
+func (l *connLimiter) closeAll() {
+	l.mu.Lock()
+	all := make([]*trackedConn, 0, len(l.open))
+	for c := range l.open {
+		all = append(all, c)
+	}
+	l.mu.Unlock()
+	for _, c := range all {
+		c.Close()
+	}
 }
 
 // Close stops accepting; a connection waiting for its place is closed.
@@ -208,16 +284,6 @@ func (e *everyLog) hit(now time.Time, every time.Duration) (n int, ok bool) {
 	return n, true
 }
 
-// maxLogLine bounds a line of net/http's that goes to the app log: its text
-// can carry what a client sent.
+// maxLogLine bounds a text of the listener's that goes to the app log (an
+// accept error).
 const maxLogLine = 512
-
-// httpErrorLog takes net/http's error lines (http.Server.ErrorLog) to the
-// app's log, so none reaches stderr, which is the TUI's screen.
-type httpErrorLog struct{ log *slog.Logger }
-
-// Write takes one line: the log.Logger writes each message whole.
-func (h httpErrorLog) Write(p []byte) (int, error) {
-	h.log.Warn("room socket: http server", "line", wire.Cut(strings.TrimRight(string(p), "\n"), maxLogLine))
-	return len(p), nil
-}

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"pullcept/room"
@@ -78,10 +77,10 @@ func (s *Server) operations() Operations {
 	return s.ops
 }
 
-// handshakeLaunch reads the capability of a handshake. ok false with a
-// capability given: refuse the handshake.
-func (s *Server) handshakeLaunch(r *http.Request) (l *Launch, ok bool) {
-	capability := r.Header.Get(CapabilityHeader)
+// handshakeLaunch reads the capability of a handshake (its
+// CapabilityHeader). ok false with a capability given: refuse the
+// handshake.
+func (s *Server) handshakeLaunch(capability string) (l *Launch, ok bool) {
 	if capability == "" {
 		return nil, true
 	}

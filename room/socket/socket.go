@@ -1,6 +1,10 @@
-// Package socket is the room socket: a loopback HTTP server that upgrades
-// authenticated GETs to the room's WebSocket protocol and answers the
-// sessions' status and activity hooks (POST) on the same port.
+// Package socket is the room socket: a loopback HTTP/1.1 server that
+// upgrades authenticated GETs to the room's WebSocket protocol and answers
+// the sessions' status and activity hooks (POST) on the same port. It runs
+// on pullcept/room/wsconn (the frames and the HTTP heads its clients in
+// pullcept/room/dial share), not on net/http: the server binary's memory
+// counts every package it links (docs/decisions.md, "Room socket
+// hardening").
 //
 // Spec: 003 "部屋プロトコル（アプリ ⇔ サイドカー）".
 package socket
@@ -14,20 +18,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	stdlog "log"
 	"log/slog"
 	"net"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"pullcept/room"
 	"pullcept/room/wire"
+	"pullcept/room/wsconn"
 )
 
 // Path is where the WebSocket is served.
@@ -36,19 +36,30 @@ const Path = "/room"
 // maxHookBody bounds a hook's POST body.
 const maxHookBody = 256 << 10
 
+// shutdownWait is how long Close waits for the answers in flight (and
+// connections that have not sent their request yet) before it closes them.
+const shutdownWait = 2 * time.Second
+
 // Server is a running room socket.
 type Server struct {
 	engine *room.Engine
 	token  string
 	ln     *connLimiter
-	http   *http.Server
 	log    *slog.Logger
-	up     websocket.Upgrader
 	lim    limits
+
+	// ctx ends when Close gives up waiting: the hook answers still
+	// waiting end with it. stopping is closed when Close begins.
+	ctx       context.Context
+	cancel    context.CancelFunc
+	stopping  chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+
+	acceptLog everyLog
 
 	wg    sync.WaitGroup
 	mu    sync.Mutex
-	conns map[*websocket.Conn]struct{}
 	peers map[room.ConnID]func(any) error // each connection's send, for pushed frames
 	hooks Hooks
 	// ops takes session operations; launches is the launch each
@@ -87,30 +98,52 @@ func serve(e *room.Engine, token string, log *slog.Logger, ln net.Listener, lim 
 		log = slog.New(slog.DiscardHandler)
 	}
 	cl := newConnLimiter(ln, lim.maxConns, log)
-	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, conns: map[*websocket.Conn]struct{}{}, peers: map[room.ConnID]func(any) error{}}
-	s.up = websocket.Upgrader{
-		CheckOrigin:      func(*http.Request) bool { return true }, // the token is the check
-		HandshakeTimeout: wsWriteTimeout,
-	}
-	// No ReadTimeout or WriteTimeout: they would outlive the upgrade and
-	// cut a WebSocket that is hours old (it has its own deadlines, see
-	// run), and a hook's answer may wait for the barrier.
-	s.http = &http.Server{
-		Handler:           s,
-		ReadHeaderTimeout: lim.readHeader,
-		IdleTimeout:       lim.idle,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ConnState:         cl.connState,
-		ErrorLog:          stdlog.New(httpErrorLog{log}, "", 0),
-	}
+	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, peers: map[room.ConnID]func(any) error{}, stopping: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		if err := s.http.Serve(cl); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("room socket stopped", "err", err)
-		}
+		s.acceptLoop()
 	}()
 	return s
+}
+
+// acceptLoop serves each accepted connection on its own goroutine until
+// the listener closes. A temporary accept error (descriptors run out) is
+// logged, at most once per limitLogEvery, and retried after a pause that
+// doubles from 5 ms to 1 s, as net/http's did.
+func (s *Server) acceptLoop() {
+	var pause time.Duration
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			select {
+			case <-s.stopping:
+				return
+			default:
+			}
+			if te, ok := err.(interface{ Temporary() bool }); !ok || !te.Temporary() || errors.Is(err, net.ErrClosed) {
+				s.log.Error("room socket stopped", "err", err)
+				return
+			}
+			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
+			if n, ok := s.acceptLog.hit(time.Now(), limitLogEvery); ok {
+				s.log.Warn("room socket: accept failed, retrying", "err", wire.Cut(err.Error(), maxLogLine), "retry_in", pause, "failed_since_last_line", n)
+			}
+			select {
+			case <-s.stopping:
+				return
+			case <-time.After(pause):
+			}
+			continue
+		}
+		pause = 0
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.serveConn(nc.(*trackedConn))
+		}()
+	}
 }
 
 // URL is the WebSocket address sidecars connect to.
@@ -122,51 +155,48 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // Token is the run's bearer token.
 func (s *Server) Token() string { return s.token }
 
-// Close stops listening, closes every connection and waits for them.
+// Close stops listening and shuts down: idle keep-alive connections are
+// closed at once; answers in flight (and connections that have not sent
+// their request yet) get shutdownWait to finish, each then closing its
+// connection; whatever is left after that is closed, WebSockets included,
+// and Close waits for every connection's goroutine. The error says the
+// wait ran out (context.DeadlineExceeded), as http.Server.Shutdown's did.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	err := s.http.Shutdown(ctx)
-	if err != nil {
-		s.http.Close() // connections still open after the wait (a header never sent, a hook still waiting)
-	}
-	s.mu.Lock()
-	for c := range s.conns {
-		c.Close()
-	}
-	s.mu.Unlock()
+	s.closeOnce.Do(func() {
+		close(s.stopping)
+		s.ln.Close()
+		s.ln.drain()
+		if !s.ln.awaitQuiet(time.Now().Add(shutdownWait)) {
+			s.closeErr = context.DeadlineExceeded
+		}
+		s.cancel() // a hook answer still waiting ends
+		s.ln.closeAll()
+	})
 	s.wg.Wait()
-	return err
+	return s.closeErr
 }
 
-func (s *Server) authorized(r *http.Request) bool {
-	got := r.Header.Get("Authorization")
+func (s *Server) authorized(h wsconn.Header) bool {
+	got := h.Get("authorization")
 	want := "Bearer " + s.token
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// ServeHTTP refuses anything without the right secret, before any frame:
-// the room token for the WebSocket, the seat's own hook secret for a hook.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// route refuses anything without the right secret, before any frame: the
+// room token for the WebSocket, the seat's own hook secret for a hook.
+// false: close the connection.
+func (s *Server) route(c *conn, r *request) bool {
 	switch {
-	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/hooks/"):
-		s.serveHook(w, r)
-	case !s.authorized(r):
-		s.logRefused(&s.refusedOther, "request refused", http.StatusUnauthorized, r.Method+" "+r.URL.Path+": missing or wrong bearer token")
-		refuse(w, http.StatusUnauthorized, "missing or wrong bearer token")
-	case r.Method == http.MethodGet && r.URL.Path == Path:
-		s.serveWS(w, r)
+	case r.Method == "POST" && strings.HasPrefix(r.path, "/hooks/"):
+		return s.serveHook(c, r)
+	case !s.authorized(r.Header):
+		s.logRefused(&s.refusedOther, "request refused", 401, r.Method+" "+r.path+": missing or wrong bearer token")
+		return c.refuse(r.RequestHead, 401, "missing or wrong bearer token")
+	case r.Method == "GET" && r.path == Path:
+		return s.serveWS(c, r)
 	default:
-		refuse(w, http.StatusNotFound, "not found")
+		return c.refuse(r.RequestHead, 404, "not found")
 	}
-}
-
-// refuse answers a refused request and closes its connection after the
-// answer ("Connection: close"): a client that is refused has no business
-// keeping a connection, and held ones exhausted the descriptors once.
-func refuse(w http.ResponseWriter, code int, msg string) {
-	w.Header().Set("Connection", "close")
-	http.Error(w, msg, code)
 }
 
 // Hooks is what the socket needs to take a seat's hook calls (the seat
@@ -192,17 +222,19 @@ func (s *Server) SetHooks(h Hooks) {
 const hookLogEvery = 10 * time.Second
 
 // serveHook answers POST /hooks/status/<topic>/<account> and
-// /hooks/activity/<event>/<topic>/<account> with {}. Refused calls get a
-// 4xx, change nothing, and are logged at most once per hookLogEvery.
-func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
+// /hooks/activity/<event>/<topic>/<account> with {}, keeping the
+// connection if the client asks to. Refused calls get a 4xx, change
+// nothing, close the connection, and are logged at most once per
+// hookLogEvery. false: close the connection.
+func (s *Server) serveHook(c *conn, r *request) bool {
 	s.mu.Lock()
 	hooks := s.hooks
 	s.mu.Unlock()
-	deny := func(code int, msg string) {
+	deny := func(code int, msg string) bool {
 		s.logRefused(&s.refusedHooks, "hook call refused", code, msg)
-		refuse(w, code, msg)
+		return c.refuse(r.RequestHead, code, msg)
 	}
-	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
+	parts := strings.Split(strings.TrimPrefix(r.path, "/hooks/"), "/")
 	var event, topic, account string
 	switch {
 	case len(parts) == 3 && parts[0] == "status" && parts[1] != "" && parts[2] != "":
@@ -210,38 +242,54 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
 		event, topic, account = parts[1], parts[2], parts[3]
 	default:
-		deny(http.StatusNotFound, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
-		return
+		return deny(404, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
 	}
 	if hooks == nil {
-		deny(http.StatusNotFound, "this room runs no seats")
-		return
+		return deny(404, "this room runs no seats")
 	}
-	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	secret, _ := strings.CutPrefix(r.Header.Get("authorization"), "Bearer ")
 	if err := hooks.CheckHook(topic, account, secret); err != nil {
-		deny(http.StatusForbidden, "hook refused: "+err.Error())
-		return
+		return deny(403, "hook refused: "+err.Error())
 	}
-	if s.lim.hookBody > 0 {
-		// For the body only: net/http clears it when the body ends, so it
-		// does not end the request's context while the answer waits.
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.lim.hookBody))
+	const tooLarge = "hook body unreadable or over 256 KiB"
+	if r.length > maxHookBody {
+		return deny(413, tooLarge) // said at once: not one byte of it is read
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxHookBody+1))
+	if c.continue100(r) != nil {
+		return false
+	}
+	// For the body only: the answer may wait for the barrier.
+	c.deadline(s.lim.hookBody)
+	body, err := c.readBody(r, maxHookBody+1)
+	c.tc.SetReadDeadline(time.Time{})
 	if err != nil || len(body) > maxHookBody {
-		deny(http.StatusRequestEntityTooLarge, "hook body unreadable or over 256 KiB")
-		return
+		return deny(413, tooLarge)
 	}
 	if event == "" {
 		s.engine.RecordUsage(topic, account, parseStatus(body))
 	} else {
-		if err := hooks.Activity(r.Context(), topic, account, event, body); err != nil {
-			deny(http.StatusBadRequest, "hook not taken: "+err.Error())
-			return
+		ctx, stop := c.watchPeer()
+		err := hooks.Activity(ctx, topic, account, event, body)
+		stop()
+		if err != nil {
+			return deny(400, "hook not taken: "+err.Error())
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, "{}")
+	keep := keepAlive(r) && !s.ln.isDraining()
+	fields := [][2]string{{"Content-Type", "application/json"}}
+	switch {
+	case !keep:
+		fields = append(fields, [2]string{"Connection", "close"})
+	case r.Minor == 0:
+		fields = append(fields, [2]string{"Connection", "keep-alive"})
+	}
+	if c.answer(r.Minor, 200, r.Method, fields, "{}") != nil {
+		return false
+	}
+	if !keep {
+		c.linger()
+	}
+	return keep
 }
 
 // logRefused logs a refused request, at most one line per hookLogEvery
@@ -356,32 +404,39 @@ func parseStatus(body []byte) room.UsageReport {
 // sanePercent refuses what no CLI reports (NaN, negative, absurd).
 func sanePercent(p float64) bool { return p >= 0 && p <= 1000 }
 
-func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
-	// For the upgrader's refusals (not a WebSocket handshake): on success
-	// it writes its own header and this one is not sent.
-	w.Header().Set("Connection", "close")
-	launch, ok := s.handshakeLaunch(r)
+// serveWS checks a WebSocket handshake (RFC 6455, 4.2.1), answers it with
+// 101 and runs the connection; a handshake refused gets 403 (a
+// capability of no running launch) or 400 (not a WebSocket handshake, as
+// gorilla/websocket's upgrader answered). false: close the connection.
+func (s *Server) serveWS(c *conn, r *request) bool {
+	launch, ok := s.handshakeLaunch(r.Header.Get(strings.ToLower(CapabilityHeader)))
 	if !ok {
 		// The value is never logged.
-		s.logRefused(&s.refusedOther, "request refused", http.StatusForbidden, "GET "+Path+": an operation capability of no running launch")
-		refuse(w, http.StatusForbidden, "operation capability refused: it belongs to no running launch of this app")
-		return
+		s.logRefused(&s.refusedOther, "request refused", 403, "GET "+Path+": an operation capability of no running launch")
+		return c.refuse(r.RequestHead, 403, "operation capability refused: it belongs to no running launch of this app")
 	}
-	c, err := s.up.Upgrade(w, r, nil)
-	if err != nil {
-		return // the upgrader has answered
+	const bad = "not a WebSocket handshake: "
+	key := r.Header.Get("sec-websocket-key")
+	switch {
+	case !r.Header.HasToken("connection", "upgrade"):
+		return c.refuse(r.RequestHead, 400, bad+"'upgrade' token not found in 'Connection' header")
+	case !r.Header.HasToken("upgrade", "websocket"):
+		return c.refuse(r.RequestHead, 400, bad+"'websocket' token not found in 'Upgrade' header")
+	case !r.Header.HasToken("sec-websocket-version", "13"):
+		return c.refuse(r.RequestHead, 400, "unsupported WebSocket version: 13 not found in 'Sec-WebSocket-Version' header", [2]string{"Sec-WebSocket-Version", "13"})
+	case len(r.Header["sec-websocket-key"]) != 1 || !wsconn.ValidKey(key):
+		return c.refuse(r.RequestHead, 400, bad+"'Sec-WebSocket-Key' must be the base64 of 16 bytes")
+	case r.hasBody():
+		return c.refuse(r.RequestHead, 400, bad+"a handshake has no body")
 	}
-	s.mu.Lock()
-	s.conns[c] = struct{}{}
-	s.mu.Unlock()
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.run(c, launch)
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.mu.Unlock()
-	}()
+	c.tc.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
+	if _, err := c.tc.Write([]byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + wsconn.AcceptKey(key) + "\r\n\r\n")); err != nil {
+		return false
+	}
+	s.ln.setState(c.tc, stateUpgraded)
+	ws := wsconn.New(c.tc, c.br, wsconn.Server) // frames sent with the handshake are in c.br
+	s.run(ws, launch)
+	return false
 }
 
 // run reads frames until the connection ends. Frames are handled in order;
@@ -393,8 +448,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 // for it is closed. A live peer answers pings by itself (every WebSocket
 // library does while it reads; the sidecar always reads, and pings too), so
 // only a dead or frozen peer is cut, never a quiet one.
-func (s *Server) run(c *websocket.Conn, launch *Launch) {
+func (s *Server) run(c *wsconn.Conn, launch *Launch) {
 	defer c.Close()
+	c.SetReadLimit(wire.MaxFrameBytes) // a longer frame is read to its end and dropped, see below
+	c.SetReplyTimeout(wsWriteTimeout)  // the pongs
 	id := s.engine.NewConn()
 	defer s.engine.Leave(id)
 	s.bindLaunch(id, launch)
@@ -403,8 +460,12 @@ func (s *Server) run(c *websocket.Conn, launch *Launch) {
 	send := func(v any) error {
 		wmu.Lock()
 		defer wmu.Unlock()
+		data, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
 		c.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
-		return c.WriteJSON(v)
+		return c.WriteMessage(wsconn.TextMessage, data)
 	}
 	s.mu.Lock()
 	s.peers[id] = send
@@ -417,40 +478,25 @@ func (s *Server) run(c *websocket.Conn, launch *Launch) {
 	alive := func() {}
 	if s.lim.wsRead > 0 {
 		alive = func() { c.SetReadDeadline(time.Now().Add(s.lim.wsRead)) }
-		c.SetPongHandler(func(string) error { alive(); return nil })
-		c.SetPingHandler(func(data string) error {
-			alive()
-			err := c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(wsWriteTimeout))
-			var ne net.Error
-			if errors.Is(err, websocket.ErrCloseSent) || (errors.As(err, &ne) && ne.Timeout()) {
-				return nil
-			}
-			return err
-		})
+		c.SetPingPongHandler(alive) // the Conn answers a ping with its pong by itself
 		done := make(chan struct{})
 		defer close(done)
 		go s.ping(c, done)
 	}
 	for {
 		alive() // from now: the time spent answering the last frame is not the peer's
-		kind, rd, err := c.NextReader()
+		kind, data, size, err := c.ReadMessageOrSkip()
 		if err != nil {
 			return
 		}
-		if kind != websocket.TextMessage {
-			io.Copy(io.Discard, rd)
+		if kind != wsconn.TextMessage {
 			if send(wire.ErrorFrame{Type: wire.TypeError, Error: "binary frames are not part of the protocol; send JSON text"}) != nil {
 				return
 			}
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(rd, wire.MaxFrameBytes+1))
-		if err != nil {
-			return
-		}
-		if len(data) > wire.MaxFrameBytes {
-			n, _ := io.Copy(io.Discard, rd)
-			msg := fmt.Sprintf("frame too large: %d bytes, the limit is %d; nothing was done", int64(len(data))+n, wire.MaxFrameBytes)
+		if data == nil { // over the limit, dropped
+			msg := fmt.Sprintf("frame too large: %d bytes, the limit is %d; nothing was done", size, wire.MaxFrameBytes)
 			if send(wire.ErrorFrame{Type: wire.TypeError, Error: msg}) != nil {
 				return
 			}
@@ -470,7 +516,7 @@ func (s *Server) run(c *websocket.Conn, launch *Launch) {
 
 // ping pings c every wsPing until done; a ping that cannot be written
 // closes the connection.
-func (s *Server) ping(c *websocket.Conn, done <-chan struct{}) {
+func (s *Server) ping(c *wsconn.Conn, done <-chan struct{}) {
 	t := time.NewTicker(s.lim.wsPing)
 	defer t.Stop()
 	for {
@@ -478,7 +524,7 @@ func (s *Server) ping(c *websocket.Conn, done <-chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if err := c.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteTimeout)); err != nil {
+			if err := c.WriteControl(wsconn.PingMessage, nil, time.Now().Add(wsWriteTimeout)); err != nil {
 				c.Close()
 				return
 			}
