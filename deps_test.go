@@ -149,6 +149,23 @@ var heavyForTheFront = []string{
 	"pullcept/app", "pullcept/seat", "pullcept/tui", "pullcept/server", "pullcept/control", "pullcept/mcpserv", "pullcept/room/socket",
 }
 
+// The server binary links no net/http, TLS, X.509, MCP library or
+// gorilla/websocket: their pages were most of why its RSS was over tmux's
+// (docs/decisions.md, "The server links no net/http").
+func TestServerLinksNoNetHTTP(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "./cmd/pullcept-server").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		for _, h := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/mark3labs/", "github.com/gorilla/"} {
+			if p == h || strings.HasPrefix(p, h+"/") || strings.HasSuffix(h, "/") && strings.HasPrefix(p, h) {
+				t.Errorf("the server binary links %s", p)
+			}
+		}
+	}
+}
+
 // The front binary links none of the heavy packages; the server binary
 // does (or the list checks nothing).
 func TestFrontLinksNothingHeavy(t *testing.T) {
