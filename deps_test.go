@@ -53,6 +53,7 @@ var allowed = map[string][]string{
 	"mcpstdio":               {"jsontext"},
 	"room/dial":              {"room/wsconn"},
 	"room/wsconn":            {},
+	"room/wsconn/wstest":     {},
 	"seat/hook":              {"room/dial", "room/wire"},
 	"mcpserv":                {"mcpstdio", "safefile"},
 	"tui":                    {"app", "room/wire"},

@@ -18,7 +18,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pullcept/room/wsconn/wstest"
 )
+
+// frame builds a server frame; clientFrame reads one the client wrote
+// (final and masked), unmasked.
+var frame = wstest.Frame
+
+func clientFrame(br *bufio.Reader) (op byte, payload []byte, err error) {
+	return wstest.ReadFrame(br, true)
+}
 
 // acceptGUID is RFC 6455's key suffix, for the fake server's own
 // Sec-WebSocket-Accept (computed here, not by the code under test).
@@ -78,54 +88,6 @@ func rawConn(t *testing.T, serve func(c net.Conn)) string {
 		serve(c)
 	}()
 	return ln.Addr().String()
-}
-
-// clientFrame reads one frame the client sent; it must be final and masked.
-func clientFrame(br *bufio.Reader) (op byte, payload []byte, err error) {
-	var h [2]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
-		return 0, nil, err
-	}
-	if h[0]&0xf0 != 0x80 || h[1]&0x80 == 0 {
-		return 0, nil, errors.New("not a final masked frame")
-	}
-	n := int(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var b [2]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint16(b[:]))
-	case 127:
-		var b [8]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint64(b[:]))
-	}
-	var key [4]byte
-	if _, err := io.ReadFull(br, key[:]); err != nil {
-		return 0, nil, err
-	}
-	payload = make([]byte, n)
-	if _, err := io.ReadFull(br, payload); err != nil {
-		return 0, nil, err
-	}
-	for i := range payload {
-		payload[i] ^= key[i&3]
-	}
-	return h[0] & 0x0f, payload, nil
-}
-
-// frame builds a server frame: first byte b0, unmasked, with its length.
-func frame(b0 byte, payload []byte) []byte {
-	b := []byte{b0}
-	switch n := len(payload); {
-	case n <= 125:
-		b = append(b, byte(n))
-	case n <= 0xffff:
-		b = binary.BigEndian.AppendUint16(append(b, 126), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint64(append(b, 127), uint64(n))
-	}
-	return append(b, payload...)
 }
 
 func dialRaw(t *testing.T, url string) *Conn {

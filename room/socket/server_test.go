@@ -23,7 +23,18 @@ import (
 	"github.com/gorilla/websocket"
 
 	"pullcept/room/wire"
+	"pullcept/room/wsconn/wstest"
 )
+
+// readFrame reads one frame the server wrote: final and unmasked.
+func readFrame(t *testing.T, br *bufio.Reader) (op byte, payload []byte) {
+	t.Helper()
+	op, payload, err := wstest.ReadFrame(br, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return op, payload
+}
 
 // exchange writes req on a new raw connection and reads one answer.
 func exchange(t *testing.T, v *env, req string) (*http.Response, net.Conn, *bufio.Reader) {
@@ -154,34 +165,6 @@ func rawUpgrade(t *testing.T, v *env, extra []byte) (net.Conn, *bufio.Reader) {
 		t.Fatalf("handshake answer %d %v", resp.StatusCode, resp.Header)
 	}
 	return c, br
-}
-
-// readFrame reads one frame the server wrote: final and unmasked.
-func readFrame(t *testing.T, br *bufio.Reader) (op byte, payload []byte) {
-	t.Helper()
-	var h [2]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
-		t.Fatal(err)
-	}
-	if h[0]&0xf0 != 0x80 || h[1]&0x80 != 0 {
-		t.Fatalf("frame % x: not a final unmasked frame", h)
-	}
-	n := int(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var b [2]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint16(b[:]))
-	case 127:
-		var b [8]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint64(b[:]))
-	}
-	payload = make([]byte, n)
-	if _, err := io.ReadFull(br, payload); err != nil {
-		t.Fatal(err)
-	}
-	return h[0] & 0x0f, payload
 }
 
 // maskedText is a client's text frame (short), masked.

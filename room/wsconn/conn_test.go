@@ -9,38 +9,28 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"io"
 	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"pullcept/room/wsconn/wstest"
 )
 
-// frame builds an unmasked frame (a server's): first byte b0, its length.
-func frame(b0 byte, payload []byte) []byte {
-	b := []byte{b0}
-	switch n := len(payload); {
-	case n <= 125:
-		b = append(b, byte(n))
-	case n <= 0xffff:
-		b = binary.BigEndian.AppendUint16(append(b, 126), uint16(n))
-	default:
-		b = binary.BigEndian.AppendUint64(append(b, 127), uint64(n))
-	}
-	return append(b, payload...)
-}
+var (
+	frame       = wstest.Frame
+	maskedFrame = wstest.MaskedFrame
+)
 
-// maskedFrame builds a client's frame, masked with key (wire order),
-// byte by byte as RFC 6455 5.3 says.
-func maskedFrame(b0 byte, payload []byte, key [4]byte) []byte {
-	f := frame(b0, payload)
-	head := len(f) - len(payload)
-	f[1] |= 0x80
-	out := append(f[:head:head], key[:]...)
-	for i, c := range payload {
-		out = append(out, c^key[i%4])
+// readServerFrame reads one frame the server wrote: it must be final and
+// unmasked.
+func readServerFrame(t *testing.T, br *bufio.Reader) (op byte, payload []byte) {
+	t.Helper()
+	op, payload, err := wstest.ReadFrame(br, false)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return op, payload
 }
 
 // serverPair is a server Conn on one end of a loopback TCP connection and
@@ -70,35 +60,6 @@ func serverPair(t *testing.T) (*Conn, net.Conn, *bufio.Reader) {
 	nc.SetDeadline(deadline)
 	client.SetDeadline(deadline)
 	return New(nc, bufio.NewReader(nc), Server), client, bufio.NewReader(client)
-}
-
-// readServerFrame reads one frame the server wrote: it must be final and
-// unmasked.
-func readServerFrame(t *testing.T, br *bufio.Reader) (op byte, payload []byte) {
-	t.Helper()
-	var h [2]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
-		t.Fatal(err)
-	}
-	if h[0]&0xf0 != 0x80 || h[1]&0x80 != 0 {
-		t.Fatalf("frame header % x: not a final unmasked frame", h)
-	}
-	n := int(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var b [2]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint16(b[:]))
-	case 127:
-		var b [8]byte
-		io.ReadFull(br, b[:])
-		n = int(binary.BigEndian.Uint64(b[:]))
-	}
-	payload = make([]byte, n)
-	if _, err := io.ReadFull(br, payload); err != nil {
-		t.Fatal(err)
-	}
-	return h[0] & 0x0f, payload
 }
 
 // mask is RFC 6455's byte-wise XOR (5.3), whatever the length.
