@@ -782,9 +782,8 @@ type rowCache struct {
 // "\n"), rendering again only the rows whose cells changed.
 func (c *rowCache) render(e *vt.Emulator) string {
 	w, h := e.Width(), e.Height()
-	if len(c.keys) != h || len(c.cells) != w {
+	if len(c.keys) != h { // a new width changes every row's key
 		c.keys, c.text, c.valid = make([][]byte, h), make([]string, h), make([]bool, h)
-		c.cells = make(uv.Line, w)
 	}
 	// The emulator marks the rows it changed (uv's touched lines, which its
 	// own renderer draws by); the marks are cleared below, so a row with
@@ -802,6 +801,9 @@ func (c *rowCache) render(e *vt.Emulator) string {
 		}
 		row := liveRow(e, y, w)
 		if row == nil {
+			if len(c.cells) != w {
+				c.cells = make(uv.Line, w)
+			}
 			row = c.cells
 			for x := range w {
 				if cell := e.CellAt(x, y); cell != nil {
