@@ -21,13 +21,14 @@ import (
 const releaseAfter = 2 * time.Second
 
 // quietRelease calls release once output has stopped for quiet. Output
-// costs the panes' read loops one clock read and one atomic store: only
-// the first output after a release wakes the goroutine.
+// costs the panes' read loops an atomic load (a store when it is the first
+// since the goroutine last looked): only the first output after a release
+// wakes the goroutine, which then looks four times a quiet whether any came.
 type quietRelease struct {
 	quiet   time.Duration
 	release func()
-	last    atomic.Int64 // UnixNano of the last output
-	armed   atomic.Bool  // output came since the last release
+	seen    atomic.Bool // output since run last looked
+	armed   atomic.Bool // output came since the last release
 	wake    chan struct{}
 }
 
@@ -43,7 +44,9 @@ func (q *quietRelease) output() {
 	if q == nil {
 		return
 	}
-	q.last.Store(time.Now().UnixNano())
+	if !q.seen.Load() {
+		q.seen.Store(true)
+	}
 	if !q.armed.Load() && q.armed.CompareAndSwap(false, true) {
 		select {
 		case q.wake <- struct{}{}:
@@ -52,26 +55,31 @@ func (q *quietRelease) output() {
 	}
 }
 
-// run waits for output, then for quiet after it, then releases; until ctx
-// ends.
+// run waits for output, then for quiet with none, then releases; until
+// ctx ends. It looks every quiet/quietSteps, so the release comes quiet to
+// quiet plus a step after the last output.
 func (q *quietRelease) run(ctx context.Context) {
+	step := q.quiet / quietSteps
+	t := time.NewTimer(step)
+	t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-q.wake:
 		}
-		for {
-			wait := time.Until(time.Unix(0, q.last.Load()).Add(q.quiet))
-			if wait <= 0 {
-				break
-			}
-			t := time.NewTimer(wait)
+		q.seen.Store(false)
+		for still := 0; still < quietSteps; {
+			t.Reset(step)
 			select {
 			case <-ctx.Done():
 				t.Stop()
 				return
 			case <-t.C:
+			}
+			still++
+			if q.seen.Swap(false) {
+				still = 0
 			}
 		}
 		// Disarmed before the release: output during it arms the next one.
@@ -79,3 +87,6 @@ func (q *quietRelease) run(ctx context.Context) {
 		q.release()
 	}
 }
+
+// quietSteps is how many looks a quiet takes.
+const quietSteps = 4
