@@ -216,7 +216,7 @@ func StoreClient(ctx context.Context, args []string, stdout io.Writer, writes bo
 		defer uc.Close()
 		return Relay(ctx, c, uc, nil, stdout, os.Stderr)
 	}
-	release, err := dirs.LockHome(d.State)
+	release, err := dirs.LockHomeBriefly(d.State)
 	if err != nil {
 		return err
 	}

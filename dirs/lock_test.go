@@ -1,0 +1,63 @@
+package dirs
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The engine's lock names its pid to a refused second engine; a store
+// command's brief lock writes none, and clears one left by a killed engine,
+// so a refusal never names a process that does not hold the lock.
+func TestLockHomePIDs(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, LockFile)
+	content := func() string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+
+	release, err := LockHome(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := content(), fmt.Sprintf("%d\n", os.Getpid()); got != want {
+		t.Errorf("the engine's lock holds %q, want %q", got, want)
+	}
+	// flock belongs to the open file: a second open in this process is refused.
+	if _, err := LockHomeBriefly(dir); !errors.Is(err, ErrHomeBusy) || !strings.Contains(err.Error(), fmt.Sprintf("pid %d,", os.Getpid())) {
+		t.Errorf("a store command beside the engine: %v, want busy naming pid %d", err, os.Getpid())
+	}
+	release()
+	if got := content(); got != "" {
+		t.Errorf("after the engine's release the lock holds %q", got)
+	}
+
+	// A killed engine leaves its pid behind.
+	if err := os.WriteFile(path, []byte("999999\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	brief, err := LockHomeBriefly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := content(); got != "" {
+		t.Errorf("a store command's lock holds %q, want nothing (the dead engine's pid cleared)", got)
+	}
+	_, err = LockHome(dir)
+	if !errors.Is(err, ErrHomeBusy) || !strings.Contains(err.Error(), "no pid: a store command") || strings.Contains(err.Error(), "999999") {
+		t.Errorf("an engine beside a store command: %v, want busy naming a store command", err)
+	}
+	brief()
+	release, err = LockHome(dir)
+	if err != nil {
+		t.Fatalf("after the store command's release: %v", err)
+	}
+	release()
+}
