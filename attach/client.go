@@ -80,7 +80,17 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 		raw = st
 		keepNewlines(in.Fd())
 	}
+	// The server reads a passed terminal non-blocking, and the flag is on
+	// the open file this client and its shell share: a program run here,
+	// the last bytes written here and the shell after get it blocking.
+	blocking := func() {
+		if c.terminal {
+			_ = unix.SetNonblock(int(in.Fd()), false)
+			_ = unix.SetNonblock(int(out.Fd()), false)
+		}
+	}
 	restore := func() {
+		blocking()
 		if raw != nil {
 			_ = term.Restore(in.Fd(), raw)
 		}
@@ -89,6 +99,7 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 	ended := false // the server's own last frame reset the screen
 	defer func() {
 		if !ended {
+			blocking()
 			_, _ = out.WriteString(ResetTerminal)
 		}
 	}()

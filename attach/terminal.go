@@ -24,9 +24,28 @@ func OfferTerminal(in, out *os.File) bool {
 	return a.Rdev == b.Rdev
 }
 
-func isTerminal(f *os.File) bool {
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+func isTerminal(f *os.File) bool { return isTerminalFD(int(f.Fd())) }
+
+func isTerminalFD(fd int) bool {
+	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	return err == nil
+}
+
+// SetNonblock turns the non-blocking flag of f's open file on or off
+// without f.Fd(), which would make a file on Go's poller blocking for good.
+// A passed terminal's open file is the client's too (and its shell's): the
+// server reads it non-blocking, on the poller, as tmux's server does, and
+// every side that lets go of it puts it back (ReceiveTerminal).
+func SetNonblock(f *os.File, on bool) error {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = unix.SetNonblock(int(fd), on) }); err != nil {
+		return err
+	}
+	return serr
 }
 
 // PassesTerminal says whether the server took the terminal this client
@@ -93,11 +112,20 @@ func (c *Conn) ReceiveTerminal() (in, out *os.File, err error) {
 	for _, fd := range fds {
 		unix.CloseOnExec(fd)
 	}
-	in, out = os.NewFile(uintptr(fds[0]), "terminal-in"), os.NewFile(uintptr(fds[1]), "terminal-out")
-	if !isTerminal(in) || !isTerminal(out) {
-		in.Close()
-		out.Close()
+	if !isTerminalFD(fds[0]) || !isTerminalFD(fds[1]) {
+		closeAll()
 		return nil, nil, errors.New("attach: the descriptors passed are not a terminal")
 	}
+	// The input non-blocking before os.NewFile, which then puts it on Go's
+	// poller: a key wakes the screen's reader through the poller instead of
+	// a thread blocked in a system call, which the runtime's monitor keeps
+	// taking processors from (docs/performance.md, "Issue 13, seventh
+	// session"). The flag belongs to the open file, which the client and
+	// its shell share: the client clears it when it lets go of the
+	// terminal or runs a program on it, the server when it closes its copy
+	// (SetNonblock). If it cannot be set, the input stays blocking and is
+	// read as before.
+	_ = unix.SetNonblock(fds[0], true)
+	in, out = os.NewFile(uintptr(fds[0]), "terminal-in"), os.NewFile(uintptr(fds[1]), "terminal-out")
 	return in, out, nil
 }
