@@ -131,8 +131,9 @@ func runScreen(t *testing.T, fps int) (func(string), *stampOut, *room.Engine) {
 	out := &stampOut{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
+	tb := &testBackend{eng: eng, store: st}
 	go func() {
-		done <- Run(ctx, Options{App: &testBackend{eng: eng, store: st}, Seats: anySeats{fs}, In: in, Out: out, Width: 120, Height: 30, FPS: fps})
+		done <- Run(ctx, Options{App: tb, Seats: anySeats{fs}, In: in, Out: out, Width: 120, Height: 30, FPS: fps})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -140,6 +141,7 @@ func runScreen(t *testing.T, fps int) (func(string), *stampOut, *room.Engine) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+		tb.close() // before the store's folder goes
 	})
 	typeKeys := func(s string) {
 		if _, err := inW.Write([]byte(s)); err != nil {

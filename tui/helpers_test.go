@@ -268,6 +268,35 @@ type testBackend struct {
 	reopen string // "" = auto
 	// nicknames are the SetNickname calls, "account=nickname".
 	nicknames []string
+
+	// The calls that write the store's files, counted so that a test ends
+	// them before its folder is removed: Bubble Tea does not wait for the
+	// commands still running when its program ends (a topic list loaded
+	// after a post rewrites index.json).
+	mu     sync.Mutex
+	closed bool
+	busy   sync.WaitGroup
+}
+
+var errBackendClosed = errors.New("test backend closed")
+
+// enter starts a call that may write the store; false once closed.
+func (b *testBackend) enter() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	b.busy.Add(1)
+	return true
+}
+
+// close refuses further writing calls and waits for those under way.
+func (b *testBackend) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.busy.Wait()
 }
 
 func (b *testBackend) PersonName() string { return b.eng.PersonName() }
@@ -275,6 +304,10 @@ func (b *testBackend) Notify() app.Notify {
 	return app.Notify{Permission: "bell", Mention: "bell", Unanswered: "mark"}
 }
 func (b *testBackend) NewTopic() (string, error) {
+	if !b.enter() {
+		return "", errBackendClosed
+	}
+	defer b.busy.Done()
 	id := topicstore.NewID()
 	_, err := b.eng.Open(id)
 	return id, err
@@ -298,7 +331,13 @@ func (b *testBackend) Page(topic string, limit int, before string) (app.Page, er
 	}
 	return app.Page{Posts: posts, HasMore: p.HasMore, Skipped: p.Skipped}, nil
 }
-func (b *testBackend) Topics() ([]app.Topic, error) { return b.store.List() }
+func (b *testBackend) Topics() ([]app.Topic, error) {
+	if !b.enter() {
+		return nil, errBackendClosed
+	}
+	defer b.busy.Done()
+	return b.store.List()
+}
 
 // SetNickname renames the fake account as the app renames a saved one.
 func (b *testBackend) SetNickname(account, nick string) (string, error) {
@@ -320,8 +359,18 @@ func (b *testBackend) SetNickname(account, nick string) (string, error) {
 	}
 	return "", errors.New("no such account")
 }
-func (b *testBackend) Rename(topic, name string) error { return b.store.Rename(topic, name) }
+func (b *testBackend) Rename(topic, name string) error {
+	if !b.enter() {
+		return errBackendClosed
+	}
+	defer b.busy.Done()
+	return b.store.Rename(topic, name)
+}
 func (b *testBackend) Delete(_ context.Context, topic string) error {
+	if !b.enter() {
+		return errBackendClosed
+	}
+	defer b.busy.Done()
 	if b.seats != nil {
 		b.seats.StopTopic(topic)
 	}
@@ -332,6 +381,10 @@ func (b *testBackend) Delete(_ context.Context, topic string) error {
 	return nil
 }
 func (b *testBackend) Post(topic, content, lastSeen string) (app.Outcome, error) {
+	if !b.enter() {
+		return app.Outcome{}, errBackendClosed
+	}
+	defer b.busy.Done()
 	return b.eng.PostAsPerson(topic, content, lastSeen)
 }
 func (b *testBackend) Events() (<-chan app.Event, func()) {
