@@ -71,11 +71,36 @@ func benchEcho() error {
 	}
 	// Key by key, pullcept and tmux in turn (which goes first alternates):
 	// both see the same machine, whose latencies move by tens of per cent
-	// within a minute (hypervisor steal time).
+	// within a minute (hypervisor steal time). Each server's CPU and its
+	// threads' times on a CPU over the keys (the other side's keys leave
+	// it idle: no output reaches it) are a key's cost.
+	tpid, err := tm.Pid()
+	if err != nil {
+		return err
+	}
+	pcRun0, pcSlices0, err := schedStat(t.Server)
+	if err != nil {
+		return err
+	}
+	tmRun0, tmSlices0, err := schedStat(tpid)
+	if err != nil {
+		return err
+	}
 	lats, err := echoLatencies([]*term{t.term, tc})
 	if err != nil {
 		return err
 	}
+	pcRun1, pcSlices1, err := schedStat(t.Server)
+	if err != nil {
+		return err
+	}
+	tmRun1, tmSlices1, err := schedStat(tpid)
+	if err != nil {
+		return err
+	}
+	keys := time.Duration(echoSamples + echoWarm)
+	pcCPU, tmCPU := (pcRun1-pcRun0)/keys, (tmRun1-tmRun0)/keys
+	pcWake, tmWake := float64(pcSlices1-pcSlices0)/float64(keys), float64(tmSlices1-tmSlices0)/float64(keys)
 	pc, ref := lats[0], lats[1]
 	// The same keys into the input line: the UI's own part of the echo,
 	// without the pane.
@@ -97,8 +122,11 @@ func benchEcho() error {
 	fmt.Printf("  pullcept client+server, keys into the UI's own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
 	fmt.Printf("  tmux client+server:     min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(ref[0]), fmtDur(r50), fmtDur(percentile(ref, 90)), fmtDur(r99), fmtDur(ref[len(ref)-1]))
 	fmt.Printf("  ratio pullcept ÷ tmux: p50 %s, p99 %s (p99 over tmux's: %s)\n", ratio(p50.Seconds(), r50.Seconds()), ratio(p99.Seconds(), r99.Seconds()), fmtDur(p99-r99))
+	fmt.Printf("  server CPU a key: pullcept %s (%.1f times on a CPU), tmux %s (%.1f)\n", fmtDur(pcCPU), pcWake, fmtDur(tmCPU), tmWake)
 	record("echo", fmt.Sprintf("key → echo drawn, client+server, p50 (%d keys, interleaved)", len(pc)), fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
 	record("echo", "key → echo drawn, client+server, p99", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
+	record("echo", "server CPU a key (threads' time on a CPU over the keys)", fmtDur(pcCPU), fmtDur(tmCPU), ratio(pcCPU.Seconds(), tmCPU.Seconds()))
+	record("echo", "server threads put on a CPU a key", fmt.Sprintf("%.1f", pcWake), fmt.Sprintf("%.1f", tmWake), ratio(pcWake, tmWake))
 	i50 := percentile(in, 50)
 	record("echo", "key → drawn in pullcept's input line, p50", fmtDur(i50), fmtDur(r50)+" (pane echo)", ratio(i50.Seconds(), r50.Seconds()))
 	return nil
