@@ -36,8 +36,9 @@ func LockHome(stateDir string) (release func(), err error) {
 // accounts) while no server owns the home, without writing a pid: the hold
 // lasts milliseconds, a starting server waits for it (pullcept-server's
 // startApp), and the two inode changes of writing and clearing a pid cost
-// 0.2 ms on ext4, two fifths of the command's start-up budget (issue 13,
-// point 3; docs/performance.md "Issue 13, seventh session").
+// 0.13-0.15 ms of system time on ext4 run after run, against a start-up
+// budget of 0.5 ms (issue 13, point 3; docs/performance.md "Issue 13,
+// seventh session").
 func LockHomeBriefly(stateDir string) (release func(), err error) {
 	return lockHome(stateDir, false)
 }
