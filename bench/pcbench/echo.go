@@ -78,11 +78,11 @@ func benchEcho() error {
 	if err != nil {
 		return err
 	}
-	pcRun0, pcSlices0, err := schedStat(t.Server)
+	pcCost, err := startCost(t.Server)
 	if err != nil {
 		return err
 	}
-	tmRun0, tmSlices0, err := schedStat(tpid)
+	tmCost, err := startCost(tpid)
 	if err != nil {
 		return err
 	}
@@ -90,17 +90,14 @@ func benchEcho() error {
 	if err != nil {
 		return err
 	}
-	pcRun1, pcSlices1, err := schedStat(t.Server)
+	pcCPU, pcWake, err := pcCost(echoSamples + echoWarm)
 	if err != nil {
 		return err
 	}
-	tmRun1, tmSlices1, err := schedStat(tpid)
+	tmCPU, tmWake, err := tmCost(echoSamples + echoWarm)
 	if err != nil {
 		return err
 	}
-	keys := time.Duration(echoSamples + echoWarm)
-	pcCPU, tmCPU := (pcRun1-pcRun0)/keys, (tmRun1-tmRun0)/keys
-	pcWake, tmWake := float64(pcSlices1-pcSlices0)/float64(keys), float64(tmSlices1-tmSlices0)/float64(keys)
 	pc, ref := lats[0], lats[1]
 	// The same keys into the input line: the UI's own part of the echo,
 	// without the pane.
@@ -130,6 +127,22 @@ func benchEcho() error {
 	i50 := percentile(in, 50)
 	record("echo", "key → drawn in pullcept's input line, p50", fmtDur(i50), fmtDur(r50)+" (pane echo)", ratio(i50.Seconds(), r50.Seconds()))
 	return nil
+}
+
+// startCost reads pid's threads' time on a CPU now; the function returned
+// gives the time and the times put on a CPU since, each divided by n.
+func startCost(pid int) (func(n int) (time.Duration, float64, error), error) {
+	run0, slices0, err := schedStat(pid)
+	if err != nil {
+		return nil, err
+	}
+	return func(n int) (time.Duration, float64, error) {
+		run1, slices1, err := schedStat(pid)
+		if err != nil {
+			return 0, 0, err
+		}
+		return (run1 - run0) / time.Duration(n), float64(slices1-slices0) / float64(n), nil
+	}, nil
 }
 
 // echoLatencies types echoSamples keys into each of ts's focused cats, one

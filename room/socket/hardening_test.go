@@ -221,7 +221,7 @@ func TestTimeoutsFreeConnections(t *testing.T) {
 	}()
 
 	idle := rawConn(t, v)
-	io.WriteString(idle, "POST /hooks/status/"+v.topic+"/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(idle, hookCall(v, "status"))
 	ibr := bufio.NewReader(idle)
 	resp, err := http.ReadResponse(ibr, nil)
 	if err != nil || resp.StatusCode != 200 {

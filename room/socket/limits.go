@@ -185,15 +185,23 @@ func (l *connLimiter) setState(c *trackedConn, st connState) bool {
 // and those idle now are closed.
 func (l *connLimiter) drain() {
 	l.mu.Lock()
-	l.draining = true
-	var idle []*trackedConn
+	l.draining = true // from now on setState refuses idle
+	l.mu.Unlock()
+	l.closeIf(func(c *trackedConn) bool { return c.state == stateIdle })
+}
+
+// closeIf closes the open connections that pick chooses (it is called
+// with l.mu held; the closes come after).
+func (l *connLimiter) closeIf(pick func(*trackedConn) bool) {
+	l.mu.Lock()
+	var cs []*trackedConn
 	for c := range l.open {
-		if c.state == stateIdle {
-			idle = append(idle, c)
+		if pick(c) {
+			cs = append(cs, c)
 		}
 	}
 	l.mu.Unlock()
-	for _, c := range idle {
+	for _, c := range cs {
 		c.Close()
 	}
 }
@@ -236,17 +244,7 @@ func (l *connLimiter) awaitQuiet(deadline time.Time) bool {
 }
 
 // closeAll closes every open connection.
-func (l *connLimiter) closeAll() {
-	l.mu.Lock()
-	all := make([]*trackedConn, 0, len(l.open))
-	for c := range l.open {
-		all = append(all, c)
-	}
-	l.mu.Unlock()
-	for _, c := range all {
-		c.Close()
-	}
-}
+func (l *connLimiter) closeAll() { l.closeIf(func(*trackedConn) bool { return true }) }
 
 // Close stops accepting; a connection waiting for its place is closed.
 func (l *connLimiter) Close() error {

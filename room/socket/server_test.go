@@ -36,6 +36,12 @@ func readFrame(t *testing.T, br *bufio.Reader) (op byte, payload []byte) {
 	return op, payload
 }
 
+// hookCall is a whole HTTP/1.1 hook request for path (after /hooks/) in
+// the topic, from the account acc with its secret, with an empty JSON body.
+func hookCall(v *env, path string) string {
+	return "POST /hooks/" + path + "/" + v.topic + "/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}"
+}
+
 // exchange writes req on a new raw connection and reads one answer.
 func exchange(t *testing.T, v *env, req string) (*http.Response, net.Conn, *bufio.Reader) {
 	t.Helper()
@@ -402,7 +408,7 @@ func TestHeaderTimeoutFromTheFirstByte(t *testing.T) {
 	lim.readHeader, lim.idle = 200*time.Millisecond, 10*time.Second
 	v := newEnvWith(t, lim, nil)
 	v.srv.SetHooks(&recordHooks{})
-	call := "POST /hooks/status/" + v.topic + "/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}"
+	call := hookCall(v, "status")
 	c := rawConn(t, v)
 	br := bufio.NewReader(c)
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -446,7 +452,7 @@ func TestHookWaitEndsWhenTheClientGoes(t *testing.T) {
 	hooks := gatedHooks()
 	v.srv.SetHooks(hooks)
 	c := rawConn(t, v)
-	io.WriteString(c, "POST /hooks/activity/PreToolUse/"+v.topic+"/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(c, hookCall(v, "activity/PreToolUse"))
 	hooks.awaitEntered(t)
 	c.Close()
 	select {
@@ -471,7 +477,7 @@ func TestCloseFinishesAnswersInFlight(t *testing.T) {
 
 	idle := rawConn(t, v)
 	ibr := bufio.NewReader(idle)
-	io.WriteString(idle, "POST /hooks/status/"+v.topic+"/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(idle, hookCall(v, "status"))
 	idle.SetReadDeadline(time.Now().Add(5 * time.Second))
 	if resp, err := http.ReadResponse(ibr, nil); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("status call: %v %v", resp, err)
@@ -479,7 +485,7 @@ func TestCloseFinishesAnswersInFlight(t *testing.T) {
 
 	busy := rawConn(t, v)
 	bbr := bufio.NewReader(busy)
-	io.WriteString(busy, "POST /hooks/activity/PreToolUse/"+v.topic+"/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(busy, hookCall(v, "activity/PreToolUse"))
 	hooks.awaitEntered(t) // the status call does not wait
 	closed := make(chan error, 1)
 	go func() { closed <- v.srv.Close() }()
@@ -521,7 +527,7 @@ func TestCloseGivesUpAfterItsWait(t *testing.T) {
 	hooks := gatedHooks()
 	v.srv.SetHooks(hooks)
 	c := rawConn(t, v)
-	io.WriteString(c, "POST /hooks/activity/PreToolUse/"+v.topic+"/acc HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s1\r\nContent-Length: 2\r\n\r\n{}")
+	io.WriteString(c, hookCall(v, "activity/PreToolUse"))
 	hooks.awaitEntered(t)
 	start := time.Now()
 	if err := v.srv.Close(); !errors.Is(err, context.DeadlineExceeded) {

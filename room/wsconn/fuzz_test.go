@@ -30,6 +30,21 @@ func (f *fakeConn) SetWriteDeadline(time.Time) error { return nil }
 // what the input holds.
 const fuzzLimit = 1 << 20
 
+// allocBounded runs read, which reads a stream of n bytes, and fails if it
+// allocated more than the frame reader may: its payload buffer grows by
+// readChunk at most ahead of the bytes read, and at most doubles, so 3 ×
+// the input plus two steps and slack (the error texts) bounds it.
+func allocBounded(t *testing.T, n int, slack uint64, read func()) {
+	t.Helper()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	read()
+	runtime.ReadMemStats(&after)
+	if grew, bound := after.TotalAlloc-before.TotalAlloc, uint64(3*n+2*readChunk)+slack; grew > bound {
+		t.Fatalf("reading %d bytes allocated %d (bound %d)", n, grew, bound)
+	}
+}
+
 // FuzzReadFrames: whatever the server sends, ReadMessage neither panics
 // nor allocates much more than the stream holds (a length the header
 // claims is not memory), and every message it returns is within the limit
@@ -51,27 +66,20 @@ func FuzzReadFrames(f *testing.F) {
 		fc := &fakeConn{r: bytes.NewReader(data)}
 		c := New(fc, bufio.NewReaderSize(fc, 4096), Client)
 		c.SetReadLimit(fuzzLimit)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range len(data) + 1 { // every message takes 2 bytes at least
-			typ, msg, err := c.ReadMessage()
-			if err != nil {
-				break
+		allocBounded(t, len(data), 16<<10, func() {
+			for range len(data) + 1 { // every message takes 2 bytes at least
+				typ, msg, err := c.ReadMessage()
+				if err != nil {
+					break
+				}
+				if len(msg) > fuzzLimit {
+					t.Fatalf("a %d-byte message over the limit", len(msg))
+				}
+				if typ == TextMessage && !utf8.Valid(msg) {
+					t.Fatalf("a text message that is not UTF-8: %q", msg)
+				}
 			}
-			if len(msg) > fuzzLimit {
-				t.Fatalf("a %d-byte message over the limit", len(msg))
-			}
-			if typ == TextMessage && !utf8.Valid(msg) {
-				t.Fatalf("a text message that is not UTF-8: %q", msg)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		// The payload buffer grows by readChunk at most ahead of the
-		// bytes read, and at most doubles: 3 × the input plus two steps
-		// (and the error texts) bounds it.
-		if grew, bound := after.TotalAlloc-before.TotalAlloc, uint64(3*len(data)+2*readChunk+16<<10); grew > bound {
-			t.Fatalf("reading %d bytes allocated %d (bound %d)", len(data), grew, bound)
-		}
+		})
 		if _, _, err := c.ReadMessage(); err == nil {
 			t.Fatal("a read after the end of the stream succeeded")
 		}
@@ -131,24 +139,20 @@ func FuzzReadClientFrames(f *testing.F) {
 		fc := &fakeConn{r: bytes.NewReader(data)}
 		c := New(fc, bufio.NewReaderSize(fc, 4096), Server)
 		c.SetReadLimit(fuzzLimit)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		for range len(data) + 1 {
-			typ, msg, size, err := c.ReadMessageOrSkip()
-			if err != nil {
-				break
+		allocBounded(t, len(data), 48<<10, func() {
+			for range len(data) + 1 {
+				typ, msg, size, err := c.ReadMessageOrSkip()
+				if err != nil {
+					break
+				}
+				if len(msg) > fuzzLimit || (msg == nil) != (size > fuzzLimit) {
+					t.Fatalf("a %d-byte message of size %d, the limit %d", len(msg), size, fuzzLimit)
+				}
+				if typ == TextMessage && msg != nil && !utf8.Valid(msg) {
+					t.Fatalf("a text message that is not UTF-8: %q", msg)
+				}
 			}
-			if len(msg) > fuzzLimit || (msg == nil) != (size > fuzzLimit) {
-				t.Fatalf("a %d-byte message of size %d, the limit %d", len(msg), size, fuzzLimit)
-			}
-			if typ == TextMessage && msg != nil && !utf8.Valid(msg) {
-				t.Fatalf("a text message that is not UTF-8: %q", msg)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		if grew, bound := after.TotalAlloc-before.TotalAlloc, uint64(3*len(data)+2*readChunk+48<<10); grew > bound {
-			t.Fatalf("reading %d bytes allocated %d (bound %d)", len(data), grew, bound)
-		}
+		})
 	})
 }
 
