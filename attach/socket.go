@@ -1,10 +1,10 @@
 package attach
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"net"
 	"os"
@@ -24,14 +24,17 @@ const maxSocketPath = 100
 // SocketPath is where the server of the home whose runtime folder is
 // runtimeDir listens. A path too long for a Unix socket moves to a 0700
 // folder of this user under the temp folder, named by a hash of the
-// runtime folder (one home, one path).
+// runtime folder (one home, one path). The hash is FNV-1a: a name, not a
+// secret (the folder is the user's, 0700), and crypto/sha256 would bring
+// the FIPS 140 module's inits into every command.
 func SocketPath(runtimeDir string) string {
 	p := filepath.Join(runtimeDir, SocketName)
 	if len(p) <= maxSocketPath {
 		return p
 	}
-	sum := sha256.Sum256([]byte(runtimeDir))
-	return filepath.Join(os.TempDir(), "pullcept-"+strconv.Itoa(os.Getuid()), "s-"+hex.EncodeToString(sum[:8])+".sock")
+	h := fnv.New64a()
+	h.Write([]byte(runtimeDir))
+	return filepath.Join(os.TempDir(), "pullcept-"+strconv.Itoa(os.Getuid()), "s-"+hex.EncodeToString(h.Sum(nil))+".sock")
 }
 
 // Listen makes the socket at path: its folder 0700, the socket 0600. A

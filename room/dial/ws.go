@@ -19,9 +19,9 @@ import (
 // among them). Static builds of a hello-world that links net, crypto/sha1
 // and encoding/base64, medians of 1,000 interleaved runs (2-core VM,
 // 2026-12-01): importing crypto/rand +0.08 ms, with one Read at start
-// +0.11 ms; math/rand/v2 +0.01 ms, within the noise. crypto/sha1 (the
-// Accept check, pullcept/room/wsconn's AcceptKey) costs +0.01 ms. The
-// sidecar links crypto/rand anyway (uuid); `pullcept hook` does not.
+// +0.11 ms; math/rand/v2 +0.01 ms, within the noise. The front binary now
+// links no crypto package at all (the Accept check's SHA-1 is
+// pullcept/room/wsconn's own, the ids are math/rand/v2's).
 
 // maxRefusalBody bounds the body kept from a refused handshake.
 const maxRefusalBody = 1024

@@ -1,9 +1,6 @@
 package wsconn
 
-import (
-	"crypto/sha1"
-	"encoding/base64"
-)
+import "encoding/base64"
 
 // acceptGUID is RFC 6455's key suffix for Sec-WebSocket-Accept.
 const acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -12,7 +9,7 @@ const acceptGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 // Sec-WebSocket-Key (RFC 6455, 4.2.2): the server sends it, the client
 // checks it.
 func AcceptKey(key string) string {
-	sum := sha1.Sum([]byte(key + acceptGUID))
+	sum := sha1Sum([]byte(key + acceptGUID))
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
 
