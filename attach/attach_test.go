@@ -311,7 +311,7 @@ func TestListenRemovesStaleSocket(t *testing.T) {
 	defer l.Close()
 	accepted := make(chan error, 1)
 	go func() {
-		c, err := l.AcceptUnix()
+		c, err := l.Accept()
 		if err == nil {
 			c.Close()
 		}
@@ -399,9 +399,9 @@ func TestCheckPeer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	accepted := make(chan *net.UnixConn, 1)
+	accepted := make(chan *os.File, 1)
 	go func() {
-		c, err := l.AcceptUnix()
+		c, err := l.Accept()
 		if err != nil {
 			t.Error(err)
 			close(accepted)
@@ -568,7 +568,7 @@ func TestRelayServerGoneSocket(t *testing.T) {
 	}
 	defer l.Close()
 	go func() {
-		c, err := l.AcceptUnix()
+		c, err := l.Accept()
 		if err != nil {
 			return
 		}
@@ -663,4 +663,59 @@ func TestListenUmask(t *testing.T) {
 func ExampleMismatch() {
 	fmt.Println(strings.Contains(attach.Mismatch(1, 2, 99), "protocol 1 but the server of this home (pid 99) speaks 2"))
 	// Output: true
+}
+
+// The server's Close ends its Accept (the server's accept loop stops on
+// it; server tests end servers that wait in it), and both ends of a connection are on the poller: a read deadline
+// ends a read that has nothing to read.
+func TestListenerCloseEndsAcceptAndConnsTakeDeadlines(t *testing.T) {
+	path := filepath.Join(shortDir(t), "s.sock")
+	l, err := attach.Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Path() != path {
+		t.Errorf("Path() = %q, want %q", l.Path(), path)
+	}
+	accepted := make(chan *os.File, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			t.Error(err)
+		}
+		accepted <- c
+	}()
+	cl, err := attach.Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	sc := <-accepted
+	if sc == nil {
+		t.FailNow()
+	}
+	defer sc.Close()
+	for _, c := range []*os.File{cl, sc} {
+		if err := c.SetReadDeadline(time.Now().Add(10 * time.Millisecond)); err != nil {
+			t.Fatalf("%s: SetReadDeadline: %v (not on the poller)", c.Name(), err)
+		}
+		if _, err := c.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("%s: a read past its deadline returned %v", c.Name(), err)
+		}
+	}
+	ended := make(chan error, 1)
+	go func() {
+		c, err := l.Accept()
+		if c != nil {
+			c.Close()
+		}
+		ended <- err
+	}()
+	if err := l.Close(); err != nil { // before or during that Accept: it ends
+
+		t.Fatal(err)
+	}
+	if err := <-ended; err == nil {
+		t.Fatal("Accept after Close returned a connection")
+	}
 }

@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,10 +64,10 @@ func newHopLink(tb testing.TB, framed bool) *hopLink {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	accepted := make(chan *net.UnixConn, 1)
+	accepted := make(chan *os.File, 1)
 	acceptErr := make(chan error, 1)
 	go func() {
-		sc, err := l.AcceptUnix()
+		sc, err := l.Accept()
 		if err != nil {
 			acceptErr <- err
 			return
@@ -80,7 +79,7 @@ func newHopLink(tb testing.TB, framed bool) *hopLink {
 		l.Close()
 		tb.Fatal(err)
 	}
-	var sc *net.UnixConn
+	var sc *os.File
 	select {
 	case sc = <-accepted:
 	case err := <-acceptErr:

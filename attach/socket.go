@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -37,11 +37,25 @@ func SocketPath(runtimeDir string) string {
 	return filepath.Join(os.TempDir(), "pullcept-"+strconv.Itoa(os.Getuid()), "s-"+hex.EncodeToString(h.Sum(nil))+".sock")
 }
 
+// The socket's both ends are system calls on Go's poller (an *os.File of a
+// non-blocking socket), not package net: net's inits (net, net/netip, the
+// DNS message parser) cost every front command 0.06 ms of start-up, and
+// this package is in all of them (docs/performance.md, "Issue 13, eighth
+// session"). An *os.File of a socket reads, writes, closes and takes
+// deadlines as a net.Conn does.
+
+// Listener is the server's socket (Listen).
+type Listener struct {
+	f      *os.File
+	path   string
+	unlink sync.Once
+}
+
 // Listen makes the socket at path: its folder 0700, the socket 0600. A
 // socket file left by a dead server is removed first; the caller holds the
 // home's lock, so no living server owns it. Anything else at path is an
-// error, never removed.
-func Listen(path string) (*net.UnixListener, error) {
+// error, never removed. Close removes the socket file.
+func Listen(path string) (*Listener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
@@ -59,17 +73,61 @@ func Listen(path string) (*net.UnixListener, error) {
 	}
 	// No umask dance (it is process-wide): the folder is 0700, so nobody
 	// else can reach the socket before the chmod below.
-	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, err
+		return nil, os.NewSyscallError("socket", err)
 	}
-	l.SetUnlinkOnClose(true)
+	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: path}); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("listen unix %s: %w", path, os.NewSyscallError("bind", err))
+	}
+	l := &Listener{f: os.NewFile(uintptr(fd), "unix:"+path), path: path}
+	if err := unix.Listen(fd, unix.SOMAXCONN); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("listen unix %s: %w", path, os.NewSyscallError("listen", err))
+	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		l.Close()
 		return nil, err
 	}
 	return l, nil
 }
+
+// Accept waits for the next client and returns its connection, which is
+// non-blocking and on the poller. After Close it returns an error.
+func (l *Listener) Accept() (*os.File, error) {
+	rc, err := l.f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	nfd, aerr := -1, error(nil)
+	err = rc.Read(func(fd uintptr) bool {
+		for {
+			nfd, _, aerr = unix.Accept4(int(fd), unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC)
+			// A client that gave up before its turn, or a signal: the next.
+			if aerr != unix.EINTR && aerr != unix.ECONNABORTED {
+				return aerr != unix.EAGAIN
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if aerr != nil {
+		return nil, os.NewSyscallError("accept4", aerr)
+	}
+	return os.NewFile(uintptr(nfd), "unix:"+l.path), nil
+}
+
+// Close stops listening (an Accept in progress returns) and removes the
+// socket file.
+func (l *Listener) Close() error {
+	l.unlink.Do(func() { os.Remove(l.path) })
+	return l.f.Close()
+}
+
+// Path is where the listener's socket is.
+func (l *Listener) Path() string { return l.path }
 
 // privateDir checks that dir is this user's and no one else's.
 func privateDir(dir string) error {
@@ -95,8 +153,14 @@ func privateDir(dir string) error {
 // ErrOtherUser refuses a peer of another uid.
 var ErrOtherUser = errors.New("attach: the peer is another user")
 
+// rawConn is a socket whose descriptor can be reached: an *os.File of one
+// (Dial, Accept), or a *net.UnixConn in tests.
+type rawConn interface {
+	SyscallConn() (syscall.RawConn, error)
+}
+
 // CheckPeer accepts only a peer process of this uid (SO_PEERCRED).
-func CheckPeer(c *net.UnixConn) error {
+func CheckPeer(c rawConn) error {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return err
@@ -117,16 +181,38 @@ func CheckPeer(c *net.UnixConn) error {
 	return nil
 }
 
-// Dial connects to the server at path.
-func Dial(path string) (*net.UnixConn, error) {
+// Dial connects to the server at path. The connection is non-blocking and
+// on the poller, as Accept's.
+func Dial(path string) (*os.File, error) {
+	fail := func(op string, err error) (*os.File, error) {
+		return nil, fmt.Errorf("dial unix %s: %w", path, os.NewSyscallError(op, err))
+	}
 	// No socket file, no server: said without a socket, which would start
 	// the runtime's poller (epoll, an eventfd, a thread woken) for a
 	// command that then runs alone (a `topics list` with no server).
 	var pe *os.PathError
 	if _, err := os.Lstat(path); errors.As(err, &pe) && errors.Is(err, os.ErrNotExist) {
-		return nil, &net.OpError{Op: "dial", Net: "unix", Addr: &net.UnixAddr{Name: path, Net: "unix"}, Err: pe.Err}
+		return fail("connect", pe.Err)
 	}
-	return net.DialUnix("unix", nil, &net.UnixAddr{Name: path, Net: "unix"})
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fail("socket", err)
+	}
+	// Blocking: a Unix socket connects at once, or waits for room in the
+	// server's backlog; a signal restarts it.
+	for {
+		if err = unix.Connect(fd, &unix.SockaddrUnix{Name: path}); err != unix.EINTR {
+			break
+		}
+	}
+	if err == nil {
+		err = unix.SetNonblock(fd, true)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return fail("connect", err)
+	}
+	return os.NewFile(uintptr(fd), "unix:"+path), nil
 }
 
 // NoServer says whether err from Dial means no server listens there (no

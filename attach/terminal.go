@@ -8,7 +8,7 @@ package attach
 import (
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -52,27 +52,51 @@ func SetNonblock(f *os.File, on bool) error {
 // offered in its Hello (RunTerminal then sends it).
 func (c *Conn) PassesTerminal() bool { return c.terminal }
 
+// errNotUnix refuses to pass the terminal over a connection that is not a
+// Unix socket.
+var errNotUnix = errors.New("attach: the terminal passes only over a Unix socket")
+
 // SendTerminal sends in and out as one FrameTerminal.
 func (c *Conn) SendTerminal(in, out *os.File) error {
-	uc, ok := c.rw.(*net.UnixConn)
+	uc, ok := c.rw.(rawConn)
 	if !ok {
-		return errors.New("attach: the terminal passes only over a Unix socket")
+		return errNotUnix
+	}
+	rc, err := uc.SyscallConn()
+	if err != nil {
+		return errNotUnix
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	hdr := [5]byte{FrameTerminal}
 	rights := unix.UnixRights(int(in.Fd()), int(out.Fd()))
-	_, _, err := uc.WriteMsgUnix(hdr[:], rights, nil)
-	return err
+	n, serr := 0, error(nil)
+	if err := rc.Write(func(fd uintptr) bool {
+		n, serr = unix.SendmsgN(int(fd), hdr[:], rights, nil, 0)
+		return serr != unix.EAGAIN && serr != unix.EINTR
+	}); err != nil {
+		return err
+	}
+	if serr != nil {
+		return os.NewSyscallError("sendmsg", serr)
+	}
+	if n < len(hdr) { // the descriptors went with the first byte
+		_, serr = c.rw.Write(hdr[n:])
+	}
+	return serr
 }
 
 // ReceiveTerminal reads the FrameTerminal that must come next and returns
 // the terminal's input and output. The descriptors are checked to be
 // terminals; the caller closes them.
 func (c *Conn) ReceiveTerminal() (in, out *os.File, err error) {
-	uc, ok := c.rw.(*net.UnixConn)
+	uc, ok := c.rw.(rawConn)
 	if !ok {
-		return nil, nil, errors.New("attach: the terminal passes only over a Unix socket")
+		return nil, nil, errNotUnix
+	}
+	rc, err := uc.SyscallConn()
+	if err != nil {
+		return nil, nil, errNotUnix
 	}
 	if c.r.Buffered() > 0 {
 		return nil, nil, errors.New("attach: bytes before the terminal frame: the peer is not a pullcept of this protocol")
@@ -80,7 +104,18 @@ func (c *Conn) ReceiveTerminal() (in, out *os.File, err error) {
 	// Exactly the frame's five bytes: what follows is read through c.r.
 	var hdr [5]byte
 	oob := make([]byte, unix.CmsgSpace(2*4))
-	n, oobn, _, _, err := uc.ReadMsgUnix(hdr[:], oob)
+	n, oobn, rerr := 0, 0, error(nil)
+	if err = rc.Read(func(fd uintptr) bool {
+		n, oobn, _, _, rerr = unix.Recvmsg(int(fd), hdr[:], oob, unix.MSG_CMSG_CLOEXEC)
+		return rerr != unix.EAGAIN && rerr != unix.EINTR
+	}); err == nil {
+		switch {
+		case rerr != nil:
+			err = os.NewSyscallError("recvmsg", rerr)
+		case n == 0 && oobn == 0:
+			err = io.EOF
+		}
+	}
 	var fds []int
 	if oobn > 0 {
 		msgs, perr := unix.ParseSocketControlMessage(oob[:oobn])

@@ -1,7 +1,6 @@
 package attach
 
 import (
-	"net"
 	"os"
 	"strings"
 	"testing"
@@ -10,22 +9,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// socketPair is two connected Unix stream sockets.
-func socketPair(t *testing.T) (*net.UnixConn, *net.UnixConn) {
+// socketPair is two connected Unix stream sockets, as Dial and Accept make
+// them: non-blocking *os.Files on the poller.
+func socketPair(t *testing.T) (*os.File, *os.File) {
 	t.Helper()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC|unix.SOCK_NONBLOCK, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := func(fd int) *net.UnixConn {
+	conn := func(fd int) *os.File {
 		f := os.NewFile(uintptr(fd), "sock")
-		defer f.Close()
-		c, err := net.FileConn(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		return c.(*net.UnixConn)
+		t.Cleanup(func() { f.Close() })
+		return f
 	}
 	return conn(fds[0]), conn(fds[1])
 }

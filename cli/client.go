@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,7 +27,7 @@ func (e ErrExit) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
 // DialServer connects to the home's server and greets it with h; with
 // start, a server is started when none runs. ok false (no error) means no
 // server runs.
-func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, net.Conn, bool, error) {
+func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, *os.File, bool, error) {
 	path := attach.SocketPath(d.Runtime)
 	for attempt := 0; ; attempt++ {
 		uc, err := attach.Dial(path)
@@ -131,7 +130,7 @@ func attachTUI(ctx context.Context) error {
 }
 
 // Relay runs a screenless client to its Exit.
-func Relay(ctx context.Context, c *attach.Conn, uc net.Conn, stdin io.Reader, stdout, stderr io.Writer) error {
+func Relay(ctx context.Context, c *attach.Conn, uc io.Closer, stdin io.Reader, stdout, stderr io.Writer) error {
 	stop := context.AfterFunc(ctx, func() { uc.Close() })
 	defer stop()
 	exit, err := attach.Relay(ctx, c, stdin, stdout, stderr)

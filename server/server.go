@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"sort"
 	"strings"
@@ -51,7 +50,7 @@ type Server struct {
 	o       Options
 	a       *app.App
 	log     *slog.Logger
-	l       *net.UnixListener
+	l       *attach.Listener
 	z       *sizes
 	started time.Time
 
@@ -116,7 +115,7 @@ func (s *Server) Serve(outer context.Context) string {
 	}
 	s.log.Info("server listening", "socket", s.o.Socket, "pid", os.Getpid())
 	for {
-		conn, err := s.l.AcceptUnix()
+		conn, err := s.l.Accept()
 		if err != nil {
 			break
 		}
@@ -194,7 +193,7 @@ func (s *Server) watchIdle(ctx context.Context) {
 	}
 }
 
-func (s *Server) handle(ctx context.Context, uc *net.UnixConn) {
+func (s *Server) handle(ctx context.Context, uc *os.File) {
 	defer uc.Close()
 	if err := attach.CheckPeer(uc); err != nil {
 		s.log.Warn("attach refused", "err", err)

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -169,7 +168,7 @@ func (f *fixture) running() bool {
 }
 
 // dial connects and greets; the connection closes at the test's end.
-func (f *fixture) dial(h attach.Hello) (*attach.Conn, *net.UnixConn) {
+func (f *fixture) dial(h attach.Hello) (*attach.Conn, *os.File) {
 	f.t.Helper()
 	uc, err := attach.Dial(f.sock)
 	if err != nil {
@@ -331,7 +330,7 @@ type screen struct {
 	f    *fixture
 	pid  int
 	conn *attach.Conn
-	uc   *net.UnixConn
+	uc   *os.File
 
 	mu  sync.Mutex
 	emu *vt.Emulator

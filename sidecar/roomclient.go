@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -111,17 +110,13 @@ func fullName(cfg Config) string {
 
 // wsURL accepts an http(s) address for the socket too.
 func wsURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
+	if rest, ok := strings.CutPrefix(raw, "http://"); ok {
+		return "ws://" + rest
 	}
-	switch u.Scheme {
-	case "http":
-		u.Scheme = "ws"
-	case "https":
-		u.Scheme = "wss"
+	if rest, ok := strings.CutPrefix(raw, "https://"); ok {
+		return "wss://" + rest
 	}
-	return u.String()
+	return raw
 }
 
 // run keeps a connection up until ctx ends, reconnecting with backoff.

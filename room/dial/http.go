@@ -16,8 +16,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -30,10 +28,10 @@ var aLongTimeAgo = time.Unix(1, 0)
 
 // parseURL reads a ws:// or http:// address (scheme is the one wanted).
 // Secure schemes are refused: there is no TLS here.
-func parseURL(raw, scheme string) (*url.URL, error) {
-	u, err := url.Parse(raw)
+func parseURL(raw, scheme string) (*URL, error) {
+	u, err := ParseURL(raw)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%q: %w", raw, err)
 	}
 	switch {
 	case u.Scheme == scheme+"s":
@@ -42,33 +40,35 @@ func parseURL(raw, scheme string) (*url.URL, error) {
 		return nil, fmt.Errorf("%s: not a %s:// address", raw, scheme)
 	case u.Host == "":
 		return nil, fmt.Errorf("%s: no host", raw)
-	case u.User != nil:
+	case u.user:
 		return nil, fmt.Errorf("%s: user information in the address is not supported", raw)
 	}
 	return u, nil
 }
 
-// hostPort is u's host with the port, 80 when the address has none.
-func hostPort(u *url.URL) string {
-	if u.Port() != "" {
-		return u.Host
-	}
-	return net.JoinHostPort(u.Hostname(), "80")
-}
-
 // connect opens the TCP connection and ties it to ctx: its deadline
 // becomes the connection's, and ctx ending (cancel) ends any read or write
-// in progress. stop undoes the tie and reports whether ctx ended first.
-func connect(ctx context.Context, u *url.URL) (nc net.Conn, stop func() bool, err error) {
-	var d net.Dialer
-	nc, err = d.DialContext(ctx, "tcp", hostPort(u))
+// in progress, the connect's included. stop undoes the tie and reports
+// whether ctx ended first.
+func connect(ctx context.Context, u *URL) (nc *os.File, stop func() bool, err error) {
+	port := u.Port()
+	if port == "" {
+		port = "80"
+	}
+	addr := u.Hostname() + ":" + port
+	nc, err = openTCP(u.Hostname(), port)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("dial tcp %s: %w", addr, err)
 	}
 	if dl, ok := ctx.Deadline(); ok {
 		nc.SetDeadline(dl)
 	}
 	stop = context.AfterFunc(ctx, func() { nc.SetDeadline(aLongTimeAgo) })
+	if err := connected(nc); err != nil {
+		stop()
+		nc.Close()
+		return nil, nil, fmt.Errorf("dial tcp %s: %w", addr, err)
+	}
 	return nc, stop, nil
 }
 
@@ -88,7 +88,7 @@ func ctxCause(ctx context.Context, err error) error {
 // writeHead writes a request line and header. Fields are written in order
 // after Host; a field whose name is not a token or whose value holds a line
 // break is refused (it would forge a header or a request).
-func writeHead(w *bufio.Writer, method string, u *url.URL, fields ...[][2]string) error {
+func writeHead(w *bufio.Writer, method string, u *URL, fields ...[][2]string) error {
 	fmt.Fprintf(w, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, u.RequestURI(), u.Host)
 	for _, list := range fields {
 		for _, f := range list {

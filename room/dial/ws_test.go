@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -315,7 +316,7 @@ func TestCloseSendsCloseAndEndsRead(t *testing.T) {
 	if err := <-closed; !websocket.IsCloseError(err, websocket.CloseNormalClosure) {
 		t.Fatalf("the server read %v, want close 1000", err)
 	}
-	if err := <-read; !errors.Is(err, net.ErrClosed) {
+	if err := <-read; !errors.Is(err, os.ErrClosed) {
 		t.Fatalf("the read in progress returned %v", err)
 	}
 }

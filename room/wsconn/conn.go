@@ -1,5 +1,5 @@
 // Package wsconn is the room socket's wire without net/http, for both ends:
-// RFC 6455 WebSocket frames over a net.Conn (a Conn knows whether it is the
+// RFC 6455 WebSocket frames over a Stream (a Conn knows whether it is the
 // client or the server, which decides the masking), the opening handshake's
 // key check, and the HTTP/1.1 heads and bodies the handshake and the hook
 // calls travel in (a request's and a response's head, Content-Length and
@@ -21,7 +21,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"net"
 	"slices"
 	"sync"
 	"time"
@@ -112,6 +111,14 @@ func (e *CloseError) Error() string {
 	return fmt.Sprintf("websocket: the %s closed the connection (%d %s)", by, e.Code, e.Text)
 }
 
+// Stream is what a Conn runs on: a net.Conn (the room's server) or the
+// *os.File of a socket (pullcept/room/dial, which links no package net).
+type Stream interface {
+	io.ReadWriteCloser
+	SetReadDeadline(time.Time) error
+	SetWriteDeadline(time.Time) error
+}
+
 // Conn is one end of a WebSocket.
 //
 // Concurrency: ReadMessage, ReadMessageOrSkip, SetReadLimit and
@@ -123,7 +130,7 @@ func (e *CloseError) Error() string {
 // lock over the two, as the sidecar's writeMu does, or another writer's
 // deadline may apply.
 type Conn struct {
-	nc   net.Conn
+	nc   Stream
 	br   *bufio.Reader
 	role Role
 
@@ -143,7 +150,7 @@ type Conn struct {
 // New makes role's end of a WebSocket whose handshake is done on nc; br
 // reads nc and may already hold the first frames (they can share the
 // handshake's read).
-func New(nc net.Conn, br *bufio.Reader, role Role) *Conn {
+func New(nc Stream, br *bufio.Reader, role Role) *Conn {
 	if role != Server {
 		role = Client
 	}

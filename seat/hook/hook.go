@@ -17,7 +17,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -71,7 +70,7 @@ type HookTarget struct {
 
 // HookBase turns the room's WebSocket address into the hook base URL.
 func HookBase(roomURL string) (string, error) {
-	u, err := url.Parse(roomURL)
+	u, err := dial.ParseURL(roomURL)
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("room address %q: not a URL", roomURL)
 	}
@@ -80,12 +79,12 @@ func HookBase(roomURL string) (string, error) {
 
 // ActivityURL is the endpoint of one activity event.
 func (h HookTarget) ActivityURL(event string) string {
-	return h.Base + "/activity/" + url.PathEscape(event) + "/" + url.PathEscape(h.Topic) + "/" + url.PathEscape(h.Account)
+	return h.Base + "/activity/" + dial.PathEscape(event) + "/" + dial.PathEscape(h.Topic) + "/" + dial.PathEscape(h.Account)
 }
 
 // StatusURL is the endpoint of status reports.
 func (h HookTarget) StatusURL() string {
-	return h.Base + "/status/" + url.PathEscape(h.Topic) + "/" + url.PathEscape(h.Account)
+	return h.Base + "/status/" + dial.PathEscape(h.Topic) + "/" + dial.PathEscape(h.Account)
 }
 
 // HookTargetFromEnv reads a hook's target from its environment.
