@@ -19,7 +19,10 @@ package seat
 //     person's keys, the typist's post and \r and the emulator's replies all
 //     go through it, so nothing interleaves inside the typist's one write, no
 //     caller ever blocks on a child that does not read its input, and a post
-//     waits behind one reply write at most, never the queue;
+//     waits behind one reply write at most, never the queue. A person's key
+//     with nothing queued or being written is written by Write itself,
+//     non-blocking, and what the PTY does not take goes to the queue's head
+//     (writeNow);
 //   - wait:   the child's exit status;
 //   - stop:   Stop's escalation, SIGHUP -> SIGTERM -> SIGKILL.
 //
@@ -196,6 +199,7 @@ type Pane struct {
 	replyPeak int      // the most replyLen has been
 	replyDrop int      // replies dropped for want of room
 	inClosed  bool
+	writing   bool          // a write to the PTY is under way (writeLoop's or enqueue's own)
 	inReady   chan struct{} // buffered 1
 	lastIn    atomic.Int64  // unix nanos of the last key written to the PTY
 	lastOut   atomic.Int64  // unix nanos of the last output read from the PTY
@@ -487,6 +491,9 @@ func (p *Pane) writeLoop() {
 		if !w.reply {
 			p.lastIn.Store(time.Now().UnixNano())
 		}
+		p.inMu.Lock()
+		p.writing = false
+		p.inMu.Unlock()
 		if w.done != nil {
 			w.done <- err
 		}
@@ -500,15 +507,22 @@ func (p *Pane) nextInput() (inWrite, bool) {
 			p.inMu.Unlock()
 			return inWrite{}, false
 		}
+		if p.writing { // enqueue's own write: what it leaves comes first
+			p.inMu.Unlock()
+			<-p.inReady
+			continue
+		}
 		if len(p.inq) > 0 {
 			w := p.inq[0]
 			p.inq[0] = inWrite{}
 			p.inq = p.inq[1:]
+			p.writing = true
 			p.inMu.Unlock()
 			return w, true
 		}
 		if len(p.replies) > 0 {
 			w := inWrite{b: p.takeReplies(), reply: true}
+			p.writing = true
 			p.inMu.Unlock()
 			return w, true
 		}
@@ -581,6 +595,10 @@ func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
 	if was && !p.unsent.Pending() {
 		notifyChan(p.released)
 	}
+	if kind == inputPerson && done == nil && len(p.inq) == 0 && !p.writing {
+		p.writeNow(b)
+		return nil
+	}
 	if kind == inputReply {
 		if p.replyLen+len(b) > maxReplyBytes {
 			p.replyDrop++
@@ -596,6 +614,49 @@ func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
 	p.inMu.Unlock()
 	notifyChan(p.inReady)
 	return nil
+}
+
+// writeNow writes a person's key to the PTY at once, from the caller's
+// goroutine, when nothing is queued or being written: the key's echo then
+// starts before the screen's Update returns, instead of after a hand-off to
+// writeLoop, which waited behind that Update's View (issue 13, point 4;
+// docs/performance.md "Issue 13, eighth session"). The write is
+// non-blocking: what the PTY does not take now (a child not reading its
+// input) goes to the head of the queue for writeLoop, so the caller still
+// never blocks on the child. Called with inMu held; returns with it
+// released.
+func (p *Pane) writeNow(b []byte) {
+	p.writing = true
+	p.inMu.Unlock()
+	n := 0
+	if rc, err := p.pty.SyscallConn(); err == nil {
+		_ = rc.Write(func(fd uintptr) bool {
+			for n < len(b) {
+				m, err := unix.Write(int(fd), b[n:])
+				if err == unix.EINTR {
+					continue
+				}
+				if m <= 0 || err != nil {
+					break
+				}
+				n += m
+			}
+			return true // never wait for the poller: the queue does
+		})
+	}
+	if n > 0 {
+		p.lastIn.Store(time.Now().UnixNano())
+	}
+	p.inMu.Lock()
+	p.writing = false
+	if n < len(b) && !p.inClosed {
+		p.inq = append([]inWrite{{b: b[n:]}}, p.inq...)
+	}
+	pending := len(p.inq) > 0 || len(p.replies) > 0
+	p.inMu.Unlock()
+	if pending {
+		notifyChan(p.inReady)
+	}
 }
 
 func notifyChan(c chan struct{}) {

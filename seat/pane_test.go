@@ -584,3 +584,61 @@ func TestPaneOnDirtyIsCalledInsteadOfDirty(t *testing.T) {
 	default:
 	}
 }
+
+// Keys typed while the child does not read its input: the first are
+// written at once (writeNow), the rest wait in the queue once the PTY
+// takes no more, Write never blocks, and the child reads every byte in
+// order once it reads.
+func TestPaneKeysWrittenAtOnceOrQueuedInOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	start, out := filepath.Join(dir, "start"), filepath.Join(dir, "out")
+	p := startPane(t, PaneSpec{
+		Argv:  []string{"sh", "-c", `stty raw -echo; echo waiting; while [ ! -e "$1" ]; do sleep 0.01; done; exec cat > "$2"`, "sh", start, out},
+		Grace: time.Second,
+	})
+	waitScreen(t, p, "waiting")
+	var want bytes.Buffer
+	for i := range 4000 { // ~30 KB: more than the PTY's input buffer holds
+		k := fmt.Sprintf("k%d,", i)
+		want.WriteString(k)
+		if _, err := p.Write([]byte(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.inMu.Lock()
+	queued := len(p.inq)
+	p.inMu.Unlock()
+	if queued == 0 {
+		t.Error("nothing queued: the keys all fit in the PTY, the test did not fill it")
+	}
+	if err := os.WriteFile(start, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(testWait)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		got, _ := os.ReadFile(out)
+		if len(got) >= want.Len() {
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Fatalf("the child read %d bytes, not the keys in order (first difference at %d)", len(got), firstDiff(got, want.Bytes()))
+			}
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("the child read %d of %d bytes", len(got), want.Len())
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
