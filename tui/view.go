@@ -44,8 +44,14 @@ type segment struct {
 func (m *model) frame() ([]string, *tea.Cursor) {
 	m.frames++
 	l := m.lay
-	var segs []segment
-	fits := make(map[Rect]*fitted, len(m.drawn.fits))
+	// The last frame's fits are read while this frame's are made: two maps,
+	// swapped, and the segments' slice kept (no allocation a frame).
+	fits := m.drawn.spare
+	if fits == nil {
+		fits = make(map[Rect]*fitted, len(m.drawn.fits))
+	}
+	clear(fits)
+	segs := m.drawn.segs[:0]
 	add := func(r Rect, lines []string) {
 		if !r.Empty() {
 			f := m.drawn.fits[r].fit(lines, r.W, r.H)
@@ -76,13 +82,14 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 	inLines, cx, cy := others.input, others.cx, others.cy
 	add(l.Input, inLines)
 
-	m.drawn.fits = fits
+	m.drawn.fits, m.drawn.spare, m.drawn.segs = fits, m.drawn.fits, segs
 	slices.SortFunc(segs, func(a, b segment) int { return a.r.X - b.r.X })
 	if len(m.drawn.rows) != m.h {
 		m.drawn.rows = make([]joinedRow, m.h)
 	}
 	rows := make([]string, m.h)
-	var parts []rowPart
+	parts := m.drawn.parts[:0]
+	defer func() { m.drawn.parts = parts[:0] }()
 	for y := range m.h {
 		parts = parts[:0]
 		for _, s := range segs {
@@ -151,6 +158,9 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 // what changed: a pane's echo changes one line of one rectangle.
 type frameCache struct {
 	fits   map[Rect]*fitted
+	spare  map[Rect]*fitted // the map before last: the next frame's, cleared
+	segs   []segment        // kept for the next frame's segments
+	parts  []rowPart        // kept for the next frame's rows
 	rows   []joinedRow
 	others *otherRects
 }
@@ -176,6 +186,9 @@ type fitted struct{ in, out []string }
 // fit gives exactly h lines of width w, as fitLines, reusing the lines f
 // fitted before (f may be nil).
 func (f *fitted) fit(lines []string, w, h int) *fitted {
+	if f.same(lines, h) {
+		return f // most rectangles of most frames: nothing allocated
+	}
 	n := &fitted{in: make([]string, h), out: make([]string, h)}
 	for i := range h {
 		s := ""
@@ -190,6 +203,23 @@ func (f *fitted) fit(lines []string, w, h int) *fitted {
 		}
 	}
 	return n
+}
+
+// same says whether f fitted exactly lines, h of them (as fit pads them).
+func (f *fitted) same(lines []string, h int) bool {
+	if f == nil || len(f.in) != h || len(lines) > h {
+		return false
+	}
+	for i, s := range f.in {
+		l := ""
+		if i < len(lines) {
+			l = lines[i]
+		}
+		if l != s {
+			return false
+		}
+	}
+	return true
 }
 
 // rowPart is a rectangle's line in a row.
@@ -559,16 +589,20 @@ func (m *model) drawPane(s SeatInfo, i int, r Rect) []string {
 	if focused && m.scrollMode {
 		title += fmt.Sprintf(" · scroll %d/%d (q leaves)", m.scrollOff, s.Pane.ScrollbackLen())
 	}
-	out := []string{header(title, r.W, focused)}
+	text := m.paneText[s.Pane]
+	out := make([]string, 1, 2+strings.Count(text, "\n"))
+	out[0] = header(title, r.W, focused)
 	off := 0
 	if focused && m.scrollMode {
 		off = m.scrollOff
 	}
-	for j, l := range strings.Split(m.paneText[s.Pane], "\n") {
+	j := 0
+	for l := range strings.SplitSeq(text, "\n") {
 		if m.selected(false, i, j-off) {
 			l = reverse(l, r.W)
 		}
 		out = append(out, l)
+		j++
 	}
 	return out
 }
