@@ -399,26 +399,7 @@ func TestCheckPeer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	accepted := make(chan *os.File, 1)
-	go func() {
-		c, err := l.Accept()
-		if err != nil {
-			t.Error(err)
-			close(accepted)
-			return
-		}
-		accepted <- c
-	}()
-	cl, err := attach.Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	sc := <-accepted
-	if sc == nil {
-		t.FailNow()
-	}
-	defer sc.Close()
+	cl, sc := dialAccepted(t, l, path)
 	if err := attach.CheckPeer(sc); err != nil {
 		t.Fatalf("a peer of this uid (server side): %v", err)
 	}
@@ -677,24 +658,7 @@ func TestListenerCloseEndsAcceptAndConnsTakeDeadlines(t *testing.T) {
 	if l.Path() != path {
 		t.Errorf("Path() = %q, want %q", l.Path(), path)
 	}
-	accepted := make(chan *os.File, 1)
-	go func() {
-		c, err := l.Accept()
-		if err != nil {
-			t.Error(err)
-		}
-		accepted <- c
-	}()
-	cl, err := attach.Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	sc := <-accepted
-	if sc == nil {
-		t.FailNow()
-	}
-	defer sc.Close()
+	cl, sc := dialAccepted(t, l, path)
 	for _, c := range []*os.File{cl, sc} {
 		if err := c.SetReadDeadline(time.Now().Add(10 * time.Millisecond)); err != nil {
 			t.Fatalf("%s: SetReadDeadline: %v (not on the poller)", c.Name(), err)
@@ -718,4 +682,29 @@ func TestListenerCloseEndsAcceptAndConnsTakeDeadlines(t *testing.T) {
 	if err := <-ended; err == nil {
 		t.Fatal("Accept after Close returned a connection")
 	}
+}
+
+// dialAccepted dials l at path and returns both ends, closed at the end
+// of the test.
+func dialAccepted(t *testing.T, l *attach.Listener, path string) (client, server *os.File) {
+	t.Helper()
+	accepted := make(chan *os.File, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			t.Error(err)
+		}
+		accepted <- c
+	}()
+	cl, err := attach.Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	sc := <-accepted
+	if sc == nil {
+		t.FailNow()
+	}
+	t.Cleanup(func() { sc.Close() })
+	return cl, sc
 }
