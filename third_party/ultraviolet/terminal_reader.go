@@ -59,6 +59,10 @@ type TerminalReader struct {
 
 	lookup bool // lookup indicates whether to use the lookup table for key sequences.
 
+	// parse takes what sendBytes read, while StreamEvents runs.
+	// PATCH(pullcept).
+	parse func([]byte)
+
 	// vtInput indicates whether we're using Windows Console API VT input mode.
 	//nolint:unused,nolintlint
 	vtInput bool
@@ -118,19 +122,23 @@ const readBufSize = 4096
 
 // sendBytes reads data from the reader and sends it to the provided channel.
 // It stops when an error occurs or when the context is closed.
+//
+// PATCH(pullcept): the bytes are parsed here (d.parse, set by StreamEvents),
+// in the goroutine that read them, and not handed to StreamEvents' own: a
+// key reaches the event channel one goroutine hand-off (a thread's wake-up)
+// sooner. The read buffer is reused: parse copies what it keeps.
 func (d *TerminalReader) sendBytes(ctx context.Context, readc chan []byte) error {
+	var readBuf [readBufSize]byte
 	for {
-		var readBuf [readBufSize]byte
 		n, err := d.r.Read(readBuf[:])
 		if err != nil {
 			return err //nolint:wrapcheck
 		}
 
-		select {
-		case <-ctx.Done():
+		if ctx.Err() != nil {
 			return nil
-		case readc <- readBuf[:n]:
 		}
+		d.parse(readBuf[:n])
 	}
 }
 
@@ -142,6 +150,50 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 	readc := make(chan []byte)
 	timeout := time.NewTimer(d.EscTimeout)
 	ttimeout := time.Now().Add(d.EscTimeout)
+
+	// PATCH(pullcept): buf, ttimeout and the scanner are shared with the
+	// reading goroutine, which parses what it reads (sendBytes); armc tells
+	// this one that buf holds an incomplete sequence, to time it out.
+	var mu sync.Mutex
+	armc := make(chan struct{}, 1)
+	parse := func(read []byte) (pending bool) {
+		d.logf("input: %q", read)
+		buf.Write(read)
+		ttimeout = time.Now().Add(d.EscTimeout)
+		n := d.sendEvents(eventc, buf.Bytes(), false)
+		if n > 0 {
+			d.logf("processed %d bytes from buffer", n)
+			buf.Next(n)
+		}
+		return buf.Len() > 0
+	}
+	d.parse = func(read []byte) {
+		mu.Lock()
+		pending := parse(read)
+		mu.Unlock()
+		if pending {
+			select {
+			case armc <- struct{}{}:
+			default:
+			}
+		}
+	}
+	defer func() { d.parse = nil }()
+	flush := func() {
+		mu.Lock()
+		d.sendEvents(eventc, buf.Bytes(), true)
+		mu.Unlock()
+	}
+	resetTimeout := func() {
+		if !timeout.Stop() {
+			// drain the channel if it was already running
+			select {
+			case <-timeout.C:
+			default:
+			}
+		}
+		timeout.Reset(d.EscTimeout)
+	}
 
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -161,17 +213,21 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 	for {
 		select {
 		case <-ctx.Done():
-			d.sendEvents(eventc, buf.Bytes(), true)
+			flush()
 			wg.Wait()
 			return nil
 		case err := <-errc:
-			d.sendEvents(eventc, buf.Bytes(), true)
+			flush()
 			wg.Wait()
 			return err // return the first error encountered
+		case <-armc:
+			d.logf("resetting timeout for remaining buffer after parse")
+			resetTimeout()
 		case <-timeout.C:
 			d.logf("timeout reached")
 
 			// Timeout reached process the buffer including any incomplete sequences.
+			mu.Lock()
 			var n int // n is the number of bytes processed
 			timedout := time.Now().After(ttimeout)
 			if buf.Len() > 0 && timedout {
@@ -182,41 +238,23 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			if n > 0 {
 				buf.Next(n)
 			}
+			pending := buf.Len() > 0
+			mu.Unlock()
 
-			if buf.Len() > 0 {
-				if !timeout.Stop() {
-					// drain the channel if it was already running
-					select {
-					case <-timeout.C:
-					default:
-					}
-				}
-
+			if pending {
 				d.logf("resetting timeout for remaining buffer")
 				timeout.Reset(d.EscTimeout)
 			}
 
-		case read := <-readc:
-			d.logf("input: %q", read)
-			buf.Write(read)
-			ttimeout = time.Now().Add(d.EscTimeout)
-			n := d.sendEvents(eventc, buf.Bytes(), false)
-			if !timeout.Stop() {
-				// drain the channel if it was already running
-				select {
-				case <-timeout.C:
-				default:
-				}
-			}
-
-			if n > 0 {
-				d.logf("processed %d bytes from buffer", n)
-				buf.Next(n)
-			}
-
-			if buf.Len() > 0 {
+		case read := <-readc: // a reader that does not parse itself (Windows' console)
+			mu.Lock()
+			pending := parse(read)
+			mu.Unlock()
+			if pending {
 				d.logf("resetting timeout for remaining buffer after parse")
-				timeout.Reset(d.EscTimeout)
+				resetTimeout()
+			} else {
+				timeout.Stop()
 			}
 		}
 	}
