@@ -156,7 +156,8 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 	// this one that buf holds an incomplete sequence, to time it out.
 	var mu sync.Mutex
 	armc := make(chan struct{}, 1)
-	parse := func(read []byte) (pending bool) {
+	d.parse = func(read []byte) {
+		mu.Lock()
 		d.logf("input: %q", read)
 		buf.Write(read)
 		ttimeout = time.Now().Add(d.EscTimeout)
@@ -165,11 +166,7 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			d.logf("processed %d bytes from buffer", n)
 			buf.Next(n)
 		}
-		return buf.Len() > 0
-	}
-	d.parse = func(read []byte) {
-		mu.Lock()
-		pending := parse(read)
+		pending := buf.Len() > 0
 		mu.Unlock()
 		if pending {
 			select {
@@ -178,7 +175,6 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			}
 		}
 	}
-	defer func() { d.parse = nil }()
 	flush := func() {
 		mu.Lock()
 		d.sendEvents(eventc, buf.Bytes(), true)
@@ -247,15 +243,7 @@ func (d *TerminalReader) StreamEvents(ctx context.Context, eventc chan<- Event) 
 			}
 
 		case read := <-readc: // a reader that does not parse itself (Windows' console)
-			mu.Lock()
-			pending := parse(read)
-			mu.Unlock()
-			if pending {
-				d.logf("resetting timeout for remaining buffer after parse")
-				resetTimeout()
-			} else {
-				timeout.Stop()
-			}
+			d.parse(read)
 		}
 	}
 }
