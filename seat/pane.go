@@ -39,6 +39,7 @@ import (
 	"image/color"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,6 +241,7 @@ func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
+	childSignalsDefault()
 	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
 	cmd.Env = paneEnv(spec.Env)
 	cmd.Dir = spec.Dir
@@ -279,6 +281,25 @@ func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
 	go p.run(ctx)
 	return p, nil
 }
+
+// childSignalsDefault makes a child start with SIGHUP and SIGINT at their
+// default action, as tmux's children do, even when this process was started
+// with them ignored (nohup, a service manager): an ignored disposition
+// survives exec, and a CLI that ignores SIGHUP outlives Stop's hang-up and
+// one that ignores SIGINT Ctrl-C. Go resets in a child only the signals it
+// handles, and it does not handle these two when they were ignored at start,
+// so they are handled here by a channel that is never read: this process
+// still ignores them (a full channel drops the signal).
+func childSignalsDefault() {
+	for _, sig := range []os.Signal{syscall.SIGHUP, syscall.SIGINT} {
+		if signal.Ignored(sig) {
+			signal.Notify(ignoredSignals, sig)
+		}
+	}
+}
+
+// ignoredSignals takes the signals childSignalsDefault handles; never read.
+var ignoredSignals = make(chan os.Signal, 1)
 
 // paneEnv is env (or this process's) with the terminal's own variables.
 func paneEnv(env []string) []string {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -297,6 +298,54 @@ func TestPaneStopsWithContext(t *testing.T) {
 	st := waitDone(t, p)
 	if !st.Requested || st.Signal != syscall.SIGHUP {
 		t.Errorf("status %+v, want SIGHUP, requested", st)
+	}
+}
+
+// TestPaneChildSignalsDefaultWhenIgnored runs the test binary again with
+// SIGHUP and SIGINT ignored, as nohup or a service manager starts a server:
+// the pane's child must still get both at their default action, so that
+// Stop's hang-up ends it and Ctrl-C reaches it.
+func TestPaneChildSignalsDefaultWhenIgnored(t *testing.T) {
+	if os.Getenv("PULLCEPT_SEAT_SIGNALS_IGNORED") == "1" {
+		paneChildSignalsDefault(t)
+		return
+	}
+	t.Parallel()
+	cmd := exec.Command("sh", "-c", `trap "" HUP INT; exec "$0" -test.run='^TestPaneChildSignalsDefaultWhenIgnored$' -test.v -test.count=1`, os.Args[0])
+	cmd.Env = append(os.Environ(), "PULLCEPT_SEAT_SIGNALS_IGNORED=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS") {
+		t.Fatalf("with SIGHUP and SIGINT ignored: %v\n%s", err, out)
+	}
+}
+
+func paneChildSignalsDefault(t *testing.T) {
+	if !signal.Ignored(syscall.SIGHUP) || !signal.Ignored(syscall.SIGINT) {
+		t.Fatal("the test process was not started with SIGHUP and SIGINT ignored")
+	}
+	p := startPane(t, PaneSpec{
+		Argv:  []string{"sh", "-c", `grep SigIgn /proc/self/status; echo ready; exec sleep 100`},
+		Grace: 20 * time.Second,
+	})
+	screen := waitScreen(t, p, "ready")
+	_, mask, _ := strings.Cut(screen, "SigIgn:")
+	mask, _, _ = strings.Cut(strings.TrimSpace(mask), "\n")
+	ign, err := strconv.ParseUint(strings.TrimSpace(mask), 16, 64)
+	if err != nil {
+		t.Fatalf("SigIgn not read from %q: %v", screen, err)
+	}
+	if ign&(1<<(syscall.SIGHUP-1)) != 0 || ign&(1<<(syscall.SIGINT-1)) != 0 {
+		t.Errorf("the child ignores SIGHUP or SIGINT: SigIgn %#x", ign)
+	}
+	p.Stop("closed by the person")
+	if st := waitDone(t, p); st.Signal != syscall.SIGHUP {
+		t.Errorf("status %+v, want SIGHUP", st)
+	}
+	if !signal.Ignored(syscall.SIGHUP) {
+		// Notify makes Ignored false; the process must still not die of one.
+		if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
