@@ -9,11 +9,8 @@ import (
 	"time"
 )
 
-// echoSamples is how many keys are timed on each side (after echoWarm).
-const (
-	echoSamples = 300
-	echoWarm    = 10
-)
+// echoWarm keys are typed before the scale.scale.echoSamples timed on each side.
+const echoWarm = 10
 
 // echoSlow (PCBENCH_ECHO_SLOW set) prints every key over 4 ms with what
 // its terminal last received before it.
@@ -78,27 +75,17 @@ func benchEcho() error {
 	if err != nil {
 		return err
 	}
-	pcCost, err := startCost(t.Server)
-	if err != nil {
-		return err
+	// opts.runs paired runs on the same two screens: the figure is
+	// the median of the runs' p50 ratios and of their p99s over tmux's.
+	var runs []echoRun
+	for r := range opts.runs {
+		run, err := echoPair(t, tc, tpid)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", r+1, err)
+		}
+		run.print(fmt.Sprintf("run %d", r+1))
+		runs = append(runs, run)
 	}
-	tmCost, err := startCost(tpid)
-	if err != nil {
-		return err
-	}
-	lats, err := echoLatencies([]*term{t.term, tc})
-	if err != nil {
-		return err
-	}
-	pcCPU, pcWake, err := pcCost(echoSamples + echoWarm)
-	if err != nil {
-		return err
-	}
-	tmCPU, tmWake, err := tmCost(echoSamples + echoWarm)
-	if err != nil {
-		return err
-	}
-	pc, ref := lats[0], lats[1]
 	// The same keys into the input line: the UI's own part of the echo,
 	// without the pane.
 	if echoSlow {
@@ -113,20 +100,86 @@ func benchEcho() error {
 		return fmt.Errorf("pullcept input line: %w", err)
 	}
 	in := inl[0]
-	p50, p99 := percentile(pc, 50), percentile(pc, 99)
-	r50, r99 := percentile(ref, 50), percentile(ref, 99)
-	fmt.Printf("  pullcept client+server: min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(pc[0]), fmtDur(p50), fmtDur(percentile(pc, 90)), fmtDur(p99), fmtDur(pc[len(pc)-1]))
 	fmt.Printf("  pullcept client+server, keys into the UI's own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
-	fmt.Printf("  tmux client+server:     min %s p50 %s p90 %s p99 %s max %s\n", fmtDur(ref[0]), fmtDur(r50), fmtDur(percentile(ref, 90)), fmtDur(r99), fmtDur(ref[len(ref)-1]))
-	fmt.Printf("  ratio pullcept ÷ tmux: p50 %s, p99 %s (p99 over tmux's: %s)\n", ratio(p50.Seconds(), r50.Seconds()), ratio(p99.Seconds(), r99.Seconds()), fmtDur(p99-r99))
-	fmt.Printf("  server CPU a key: pullcept %s (%.1f times on a CPU), tmux %s (%.1f)\n", fmtDur(pcCPU), pcWake, fmtDur(tmCPU), tmWake)
-	record("echo", fmt.Sprintf("key → echo drawn, client+server, p50 (%d keys, interleaved)", len(pc)), fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
-	record("echo", "key → echo drawn, client+server, p99", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
-	record("echo", "server CPU a key (threads' time on a CPU over the keys)", fmtDur(pcCPU), fmtDur(tmCPU), ratio(pcCPU.Seconds(), tmCPU.Seconds()))
-	record("echo", "server threads put on a CPU a key", fmt.Sprintf("%.1f", pcWake), fmt.Sprintf("%.1f", tmWake), ratio(pcWake, tmWake))
+
+	med := func(f func(echoRun) float64) float64 {
+		v := make([]float64, len(runs))
+		for i, r := range runs {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	n := fmt.Sprintf("median of %d paired runs of %d keys", len(runs), scale.echoSamples)
+	p50, r50 := time.Duration(med(func(r echoRun) float64 { return float64(r.p50()) })), time.Duration(med(func(r echoRun) float64 { return float64(r.r50()) }))
+	p99, r99 := time.Duration(med(func(r echoRun) float64 { return float64(r.p99()) })), time.Duration(med(func(r echoRun) float64 { return float64(r.r99()) }))
+	x50 := med(func(r echoRun) float64 { return r.p50().Seconds() / r.r50().Seconds() })
+	over := time.Duration(med(func(r echoRun) float64 { return float64(r.p99() - r.r99()) }))
+	record("echo", "key → echo drawn, client+server, p50 ("+n+")", fmtDur(p50), fmtDur(r50), ratio(p50.Seconds(), r50.Seconds()))
+	record("echo", "  p50 ÷ tmux's p50, median of the runs' ratios (limit 2×)", fmt.Sprintf("%.2f×", x50), "—", "—")
+	record("echo", "key → echo drawn, client+server, p99 ("+n+")", fmtDur(p99), fmtDur(r99), ratio(p99.Seconds(), r99.Seconds()))
+	record("echo", "  p99 over tmux's p99, median of the runs' (limit +1 ms)", fmtSigned(over), "—", "—")
+	cpu, tcpu := time.Duration(med(func(r echoRun) float64 { return float64(r.cpu) })), time.Duration(med(func(r echoRun) float64 { return float64(r.tcpu) }))
+	wake, twake := med(func(r echoRun) float64 { return r.wake }), med(func(r echoRun) float64 { return r.twake })
+	record("echo", "server CPU a key (threads' time on a CPU over the keys)", fmtDur(cpu), fmtDur(tcpu), ratio(cpu.Seconds(), tcpu.Seconds()))
+	record("echo", "server threads put on a CPU a key", fmt.Sprintf("%.1f", wake), fmt.Sprintf("%.1f", twake), ratio(wake, twake))
 	i50 := percentile(in, 50)
 	record("echo", "key → drawn in pullcept's input line, p50", fmtDur(i50), fmtDur(r50)+" (pane echo)", ratio(i50.Seconds(), r50.Seconds()))
 	return nil
+}
+
+// echoRun is one paired run: each side's sorted latencies and its server's
+// cost a key.
+type echoRun struct {
+	pc, ref     []time.Duration
+	cpu, tcpu   time.Duration
+	wake, twake float64
+}
+
+func (r echoRun) p50() time.Duration { return percentile(r.pc, 50) }
+func (r echoRun) p99() time.Duration { return percentile(r.pc, 99) }
+func (r echoRun) r50() time.Duration { return percentile(r.ref, 50) }
+func (r echoRun) r99() time.Duration { return percentile(r.ref, 99) }
+
+func (r echoRun) print(name string) {
+	pc, ref := r.pc, r.ref
+	fmt.Printf("  %s: pullcept client+server min %s p50 %s p90 %s p99 %s max %s\n", name, fmtDur(pc[0]), fmtDur(r.p50()), fmtDur(percentile(pc, 90)), fmtDur(r.p99()), fmtDur(pc[len(pc)-1]))
+	fmt.Printf("  %*s  tmux client+server     min %s p50 %s p90 %s p99 %s max %s\n", len(name), "", fmtDur(ref[0]), fmtDur(r.r50()), fmtDur(percentile(ref, 90)), fmtDur(r.r99()), fmtDur(ref[len(ref)-1]))
+	fmt.Printf("  %*s  p50 %s tmux's, p99 %s over tmux's; server CPU a key pullcept %s (%.1f times on a CPU), tmux %s (%.1f)\n", len(name), "",
+		ratio(r.p50().Seconds(), r.r50().Seconds()), fmtSigned(r.p99()-r.r99()), fmtDur(r.cpu), r.wake, fmtDur(r.tcpu), r.twake)
+}
+
+// echoPair types the keys into pullcept's (t) and tmux's (tc) screens in
+// turn and reads each server's cost over them (tpid: tmux's server).
+func echoPair(t *pcTUI, tc *term, tpid int) (echoRun, error) {
+	pcCost, err := startCost(t.Server)
+	if err != nil {
+		return echoRun{}, err
+	}
+	tmCost, err := startCost(tpid)
+	if err != nil {
+		return echoRun{}, err
+	}
+	lats, err := echoLatencies([]*term{t.term, tc})
+	if err != nil {
+		return echoRun{}, err
+	}
+	r := echoRun{pc: lats[0], ref: lats[1]}
+	if r.cpu, r.wake, err = pcCost(scale.echoSamples + echoWarm); err != nil {
+		return echoRun{}, err
+	}
+	if r.tcpu, r.twake, err = tmCost(scale.echoSamples + echoWarm); err != nil {
+		return echoRun{}, err
+	}
+	return r, nil
+}
+
+// fmtSigned is d with its sign: +0.65 ms, -0.10 ms.
+func fmtSigned(d time.Duration) string {
+	if d < 0 {
+		return "-" + fmtDur(-d)
+	}
+	return "+" + fmtDur(d)
 }
 
 // startCost reads pid's threads' time on a CPU now; the function returned
@@ -145,7 +198,7 @@ func startCost(pid int) (func(n int) (time.Duration, float64, error), error) {
 	}, nil
 }
 
-// echoLatencies types echoSamples keys into each of ts's focused cats, one
+// echoLatencies types scale.echoSamples keys into each of ts's focused cats, one
 // key into each in turn (the first of a round alternating), and returns
 // each one's sorted times to their echo.
 func echoLatencies(ts []*term) ([][]time.Duration, error) {
@@ -157,7 +210,7 @@ func echoLatencies(ts []*term) ([][]time.Duration, error) {
 	}
 	jitter := rand.New(rand.NewPCG(6, 6))
 	lat := make([][]time.Duration, len(ts))
-	for i := range echoSamples + echoWarm {
+	for i := range scale.echoSamples + echoWarm {
 		for n := range ts {
 			j := (n + i) % len(ts)
 			d, err := echoOne(ts[j], i)

@@ -8,20 +8,18 @@ import (
 	"path/filepath"
 )
 
-// mixedSize is the size of the pane benchmark's file.
-const mixedSize = 50_000_000
-
 // endMarker is what the pane command prints after the file. The file holds
 // none of its characters (no capital letters, no "-"), so a renderer that skips cells equal to the last frame's still has
 // to write the marker whole, and it can be looked for in a terminal's
 // output stream.
 const endMarker = "END-MARKER"
 
-// mixedFile returns the 50 MB file of mixed text, making it when it is not
-// there (it is the same bytes every time: a fixed seed).
+// mixedFile returns the file of mixed text (50 MB; scale.mixedSize), making
+// it when it is not there (it is the same bytes every time: a fixed seed).
 func mixedFile() (string, error) {
-	path := filepath.Join(opts.work, "mixed-50mb.txt")
-	if st, err := os.Stat(path); err == nil && st.Size() >= mixedSize && st.Size() < mixedSize+4096 {
+	mixedSize := scale.mixedSize
+	path := filepath.Join(opts.work, fmt.Sprintf("mixed-%dmb.txt", mixedSize/1_000_000))
+	if st, err := os.Stat(path); err == nil && st.Size() >= int64(mixedSize) && st.Size() < int64(mixedSize)+4096 {
 		return path, nil
 	}
 	tmp := path + ".tmp"

@@ -6,9 +6,6 @@ import (
 	"time"
 )
 
-// idleWindow is how long idle CPU is measured.
-const idleWindow = 30 * time.Second
-
 // idleSide is one measured program: its processes (named, for the TUI
 // paths: server and client) and, for the TUI paths, its outer terminal.
 type idleSide struct {
@@ -79,7 +76,7 @@ func benchIdle() error {
 	if err := measureIdle(sides); err != nil {
 		return err
 	}
-	record("idle", "CPU in 30 s, 4 idle seats: serve vs tmux server", idleCPU(sides[0]), idleCPU(sides[1]),
+	record("idle", "CPU in "+idleSpan()+", 4 idle seats: serve vs tmux server", idleCPU(sides[0]), idleCPU(sides[1]),
 		ratio(sides[0].cpu.Seconds(), sides[1].cpu.Seconds()))
 	s.Close()
 	tm.Kill()
@@ -150,28 +147,31 @@ func benchIdle() error {
 	if err := measureIdle(sides); err != nil {
 		return err
 	}
-	record("idle", "CPU in 30 s, 4 idle seats: TUI (server+client) vs tmux server+client", idleCPU(sides[0]), idleCPU(sides[1]),
+	record("idle", "CPU in "+idleSpan()+", 4 idle seats: TUI (server+client) vs tmux server+client", idleCPU(sides[0]), idleCPU(sides[1]),
 		ratio(sides[0].cpu.Seconds(), sides[1].cpu.Seconds()))
 	for i, n := range sides[0].names {
 		record("idle", "  of which the "+n, idleShare(sides[0], i), idleShare(sides[1], i),
 			ratio(sides[0].cpus[i].Seconds(), sides[1].cpus[i].Seconds()))
 	}
-	record("idle", "bytes to the terminal in 30 s (TUI path)", fmt.Sprint(sides[0].out), fmt.Sprint(sides[1].out),
+	record("idle", "bytes to the terminal in "+idleSpan()+" (TUI path)", fmt.Sprint(sides[0].out), fmt.Sprint(sides[1].out),
 		ratio(float64(sides[0].out), float64(sides[1].out)))
 	return nil
 }
 
+// idleSpan is the idle window as the labels say it: "30 s".
+func idleSpan() string { return fmt.Sprintf("%.0f s", scale.idleWindow.Seconds()) }
+
 func idleCPU(s *idleSide) string {
-	return fmt.Sprintf("%s (%.3f%%), %.0f wake-ups/s", fmtDur(s.cpu), 100*s.cpu.Seconds()/idleWindow.Seconds(), float64(s.wakes)/idleWindow.Seconds())
+	return fmt.Sprintf("%s (%.3f%%), %.0f wake-ups/s", fmtDur(s.cpu), 100*s.cpu.Seconds()/scale.idleWindow.Seconds(), float64(s.wakes)/scale.idleWindow.Seconds())
 }
 
 // idleShare is the i-th process's own part of idleCPU.
 func idleShare(s *idleSide, i int) string {
-	return fmt.Sprintf("%s, %.1f wake-ups/s", fmtDur(s.cpus[i]), float64(s.wakesEach[i])/idleWindow.Seconds())
+	return fmt.Sprintf("%s, %.1f wake-ups/s", fmtDur(s.cpus[i]), float64(s.wakesEach[i])/scale.idleWindow.Seconds())
 }
 
 // measureIdle measures every side's CPU (and terminal output) over the
-// same idleWindow. CPU is the threads' time on a CPU from schedstat (in
+// same scale.idleWindow. CPU is the threads' time on a CPU from schedstat (in
 // ns: the 10 ms ticks of /proc/<pid>/stat round an idle program to zero),
 // with how often they were woken.
 func measureIdle(sides []*idleSide) error {
@@ -210,8 +210,8 @@ func measureIdle(sides []*idleSide) error {
 		}
 		before[i] = n
 	}
-	fmt.Printf("  measuring %d s of idle…\n", int(idleWindow.Seconds()))
-	time.Sleep(idleWindow) // the one fixed wait: the window itself
+	fmt.Printf("  measuring %d s of idle…\n", int(scale.idleWindow.Seconds()))
+	time.Sleep(scale.idleWindow) // the one fixed wait: the window itself
 	for i, s := range sides {
 		n, err := take(s)
 		if err != nil {
@@ -226,14 +226,14 @@ func measureIdle(sides []*idleSide) error {
 			s.wakesEach = append(s.wakesEach, n.wakesN[j]-before[i].wakesN[j])
 		}
 		fmt.Printf("  %-24s CPU %s in %s (stat ticks: %s), %.1f wake-ups/s, %d bytes to the terminal\n",
-			s.name, fmtDur(s.cpu), idleWindow, fmtDur(n.ticks-before[i].ticks), float64(s.wakes)/idleWindow.Seconds(), s.out)
+			s.name, fmtDur(s.cpu), scale.idleWindow, fmtDur(n.ticks-before[i].ticks), float64(s.wakes)/scale.idleWindow.Seconds(), s.out)
 		if len(s.pids) > 1 {
 			for j, pid := range s.pids {
 				name := fmt.Sprint(pid)
 				if j < len(s.names) {
 					name = s.names[j] + " (pid " + name + ")"
 				}
-				fmt.Printf("    %-22s CPU %s, %.1f wake-ups/s\n", name, fmtDur(s.cpus[j]), float64(s.wakesEach[j])/idleWindow.Seconds())
+				fmt.Printf("    %-22s CPU %s, %.1f wake-ups/s\n", name, fmtDur(s.cpus[j]), float64(s.wakesEach[j])/scale.idleWindow.Seconds())
 			}
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,6 +31,30 @@ var opts struct {
 	work string // scratch folder (bench/.out)
 	runs int    // runs of each side for the pane benchmark
 	tui  bool   // also the TUI path where there is one
+}
+
+// scale is how much work each benchmark does. -quick shrinks it so that the
+// test suite can check that every benchmark still runs to its end
+// (TestQuickRunsEveryBenchmark); its figures then measure nothing.
+var scale = struct {
+	mixedSize       int           // bytes of the pane benchmark's file
+	idleWindow      time.Duration // how long idle CPU is measured
+	echoSamples     int           // keys timed on each side, a run
+	roundTrips      int           // say_to_room calls of one sidecar alone
+	postsPerSidecar int           // posts of each of the 8 at once
+	topicPosts      int           // posts of the topic benchmark's topic
+	benchtime       []string      // -benchtime of the in-process references (nil: their own)
+}{50_000_000, 30 * time.Second, 300, 1000, 250, 1_000_000, nil}
+
+func quickScale() {
+	scale.mixedSize = 2_000_000
+	scale.idleWindow = 2 * time.Second
+	scale.echoSamples = 20
+	scale.roundTrips = 50
+	scale.postsPerSidecar = 10
+	scale.topicPosts = 20_000
+	scale.benchtime = []string{"-benchtime", "1x"}
+	opts.runs = 1
 }
 
 // row is one line of the summary table.
@@ -88,8 +113,9 @@ func main() {
 	flag.StringVar(&opts.bin, "bin", "bench/.out/pullcept", "the pullcept binary")
 	flag.StringVar(&opts.root, "root", ".", "the repository root")
 	flag.StringVar(&opts.work, "work", "bench/.out", "scratch folder")
-	flag.IntVar(&opts.runs, "runs", 3, "runs of each side for the pane benchmark (median reported)")
+	flag.IntVar(&opts.runs, "runs", 3, "paired runs of each side for pane, echo and memory (medians reported)")
 	flag.BoolVar(&opts.tui, "tui", true, "also measure the TUI path (pane, idle)")
+	quick := flag.Bool("quick", false, "little work and one run of each: checks that the benchmarks run, measures nothing")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: pcbench [flags] [name ...]\nnames:\n")
 		for _, b := range benchmarks {
@@ -98,6 +124,9 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *quick {
+		quickScale()
+	}
 	for _, p := range []*string{&opts.bin, &opts.root, &opts.work} {
 		abs, err := filepath.Abs(*p)
 		if err != nil {
@@ -271,6 +300,15 @@ func fmtDur(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%.0f µs", float64(d)/1e3)
 	}
+}
+
+// thousands writes n with commas: 1,000,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 func fmtMiB(kb int64) string { return fmt.Sprintf("%.1f MiB", float64(kb)/1024) }

@@ -17,11 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-const (
-	sidecars        = 8
-	roundTrips      = 1000 // one sidecar, alone
-	postsPerSidecar = 250  // 8 sidecars at once
-)
+const sidecars = 8
 
 // benchRoom: 8 `pullcept sidecar` processes (MCP over stdio, mcp-go's
 // client) sitting in the topic of a `pullcept serve`. Round trip: one of
@@ -79,8 +75,8 @@ func benchRoom() error {
 
 	// Round trip, one sidecar alone.
 	seen := latestID(last)
-	lat := make([]time.Duration, 0, roundTrips)
-	for i := range roundTrips {
+	lat := make([]time.Duration, 0, scale.roundTrips)
+	for i := range scale.roundTrips {
 		t0 := time.Now()
 		id, refused, err := say(ctx, cs[0], fmt.Sprint("ping ", i), seen)
 		if err != nil || refused != "" || id == "" {
@@ -93,8 +89,8 @@ func benchRoom() error {
 
 	// The MCP stdio part alone: say_to_room with no content and no draft,
 	// which the sidecar answers without the room.
-	pings := make([]time.Duration, 0, roundTrips)
-	for range roundTrips {
+	pings := make([]time.Duration, 0, scale.roundTrips)
+	for range scale.roundTrips {
 		t0 := time.Now()
 		_, _, err := say(ctx, cs[0], "", "")
 		if err == nil || !strings.Contains(err.Error(), "Nothing sent") {
@@ -121,7 +117,7 @@ func benchRoom() error {
 	for i, c := range cs {
 		wg.Go(func() {
 			seen := seen
-			for n := 0; n < postsPerSidecar; {
+			for n := 0; n < scale.postsPerSidecar; {
 				id, refused, err := say(ctx, c, fmt.Sprintf("post %d-%d", i, n), seen)
 				for err == nil && refused != "" { // send the kept draft
 					mu.Lock()
@@ -145,12 +141,12 @@ func benchRoom() error {
 	if firstErr != nil {
 		return firstErr
 	}
-	rate := float64(sidecars*postsPerSidecar) / el.Seconds()
+	rate := float64(sidecars*scale.postsPerSidecar) / el.Seconds()
 	fmt.Printf("  say_to_room alone: p50 %s p90 %s p99 %s (%d calls)\n", fmtDur(percentile(lat, 50)), fmtDur(percentile(lat, 90)), fmtDur(percentile(lat, 99)), len(lat))
 	fmt.Printf("  say_to_room answered by the sidecar alone (empty, no draft; MCP stdio only): p50 %s p99 %s\n", fmtDur(percentile(pings, 50)), fmtDur(percentile(pings, 99)))
 	fmt.Printf("  raw WebSocket client in this process posting to serve (no MCP, no sidecar): p50 %s p99 %s\n", fmtDur(percentile(raw.lat, 50)), fmtDur(percentile(raw.lat, 99)))
 	fmt.Printf("  8 sidecars: %d posts delivered in %s = %.0f posts/s; %d floor refusals (each resent as the draft), %.0f calls/s\n",
-		sidecars*postsPerSidecar, fmtDur(el), rate, refusals, float64(sidecars*postsPerSidecar+refusals)/el.Seconds())
+		sidecars*scale.postsPerSidecar, fmtDur(el), rate, refusals, float64(sidecars*scale.postsPerSidecar+refusals)/el.Seconds())
 	s.Close()
 
 	ref, err := goBench("./room/socket/", "RoundTrip|Deliver8", "-benchtime", "2000x")
@@ -179,7 +175,7 @@ type rawResult struct {
 	last string
 }
 
-// rawRoundTrips posts roundTrips frames over one WebSocket connection to
+// rawRoundTrips posts scale.roundTrips frames over one WebSocket connection to
 // serve's room socket, each waiting for its post_result, and returns the
 // sorted round trips.
 func rawRoundTrips(s *serveProc, seen string) (rawResult, error) {
@@ -194,8 +190,8 @@ func rawRoundTrips(s *serveProc, seen string) (rawResult, error) {
 	if err := c.WriteJSON(hello); err != nil {
 		return rawResult{}, err
 	}
-	r := rawResult{lat: make([]time.Duration, 0, roundTrips)}
-	for i := range roundTrips {
+	r := rawResult{lat: make([]time.Duration, 0, scale.roundTrips)}
+	for i := range scale.roundTrips {
 		id := fmt.Sprintf("raw-%d", i)
 		t0 := time.Now()
 		frame := map[string]any{"type": "post", "message_id": id, "content": fmt.Sprint("raw ping ", i), "last_seen": seen}
@@ -283,10 +279,13 @@ func say(ctx context.Context, c *client.Client, content, lastSeen string) (id, r
 		return "", "", fmt.Errorf("say_to_room: %s", text)
 	}
 	const prefix = "Delivered to the room. message_id: "
-	if !strings.HasPrefix(text, prefix) {
+	if !strings.HasPrefix(text, prefix) || len(strings.Fields(strings.TrimPrefix(text, prefix))) == 0 {
 		return "", "", fmt.Errorf("say_to_room: unexpected answer %q", text)
 	}
-	return strings.TrimSpace(strings.TrimPrefix(text, prefix)), "", nil
+	// The id is the first word: the sidecar adds the seat's own block
+	// (name, time, usage) below every answer.
+	id = strings.Fields(strings.TrimPrefix(text, prefix))[0]
+	return id, "", nil
 }
 
 // goBench runs `go test -run XXX -bench pattern` on pkg in the repository
@@ -294,7 +293,7 @@ func say(ctx context.Context, c *client.Client, content, lastSeen string) (id, r
 // a unit reported twice keeps the last).
 func goBench(pkg, pattern string, extra ...string) (map[string]float64, error) {
 	args := append([]string{"test", "-run", "XXX", "-bench", pattern}, extra...)
-	args = append(args, pkg)
+	args = append(append(args, scale.benchtime...), pkg) // the last -benchtime counts
 	cmd := exec.Command("go", args...)
 	cmd.Dir = opts.root
 	out, err := cmd.CombinedOutput()

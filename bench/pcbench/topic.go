@@ -12,10 +12,7 @@ import (
 	"time"
 )
 
-const (
-	topicPosts = 1_000_000
-	topicRuns  = 30
-)
+const topicRuns = 30
 
 // benchTopic: the last 50 posts of a 1,000,000-post topic, as a whole
 // process: `pullcept topics show ID --tail 50 --json` vs `tail -n 50` of the
@@ -39,11 +36,11 @@ func benchTopic() error {
 	}
 	s.Close()
 	file := filepath.Join(home, "logs", "main", topic+".jsonl")
-	size, err := growTopic(file, topicPosts)
+	size, err := growTopic(file, scale.topicPosts)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("  topic %s: %d posts, %.0f MiB\n", topic, topicPosts, float64(size)/(1<<20))
+	fmt.Printf("  topic %s: %d posts, %.0f MiB\n", topic, scale.topicPosts, float64(size)/(1<<20))
 
 	show := exec.Command(opts.bin, "topics", "show", topic, "--tail", "50", "--json")
 	show.Env = append(os.Environ(), "PULLCEPT_HOME="+home)
@@ -85,7 +82,7 @@ func benchTopic() error {
 	fmt.Printf("  pullcept topics show --tail 50 --json: median %s, min %s (%d runs)\n", fmtDur(pm), fmtDur(slices.Min(pc)), len(pc))
 	fmt.Printf("  tail -n 50:                            median %s, min %s (%d runs)\n", fmtDur(rm), fmtDur(slices.Min(ref)), len(ref))
 	fmt.Printf("  pullcept help (start-up alone):        median %s, min %s (%d runs)\n", fmtDur(median(help)), fmtDur(slices.Min(help)), len(help))
-	record("topic", "last 50 posts of 1,000,000, whole process", fmtDur(pm), fmtDur(rm), ratio(pm.Seconds(), rm.Seconds()))
+	record("topic", fmt.Sprintf("last 50 posts of %s, whole process", thousands(scale.topicPosts)), fmtDur(pm), fmtDur(rm), ratio(pm.Seconds(), rm.Seconds()))
 	record("topic", "  of which: start-up alone (pullcept help)", fmtDur(median(help)), fmtDur(rm)+" (tail)", ratio(median(help).Seconds(), rm.Seconds()))
 
 	m, err := goBench("./topicstore/", ".")
