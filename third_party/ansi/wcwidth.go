@@ -76,6 +76,11 @@ func wcRuneWidth(r rune) int {
 	case isZeroWidthHigh(r):
 		return 0
 	}
+	// PATCH(pullcept): from U+0300 up, runewidth's answer from a table
+	// (pullcept_wcwidth.go), not runewidth's 2.2 MB lookup table.
+	if r >= 0x300 && !wcOptions.EastAsianWidth {
+		return wcTableWidth(r)
+	}
 	return wcOptions.RuneWidth(r)
 }
 
