@@ -10,6 +10,7 @@ package app
 
 import (
 	"context"
+	"os"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -90,3 +91,19 @@ func (q *quietRelease) run(ctx context.Context) {
 
 // quietSteps is how many looks a quiet takes.
 const quietSteps = 4
+
+// ServerGCPercent is the garbage collector's target for the server
+// process: the heap may grow to 1.5 times what is live between collections
+// instead of Go's default 2 times. A server's live heap is mostly the panes'
+// scrollback, which holds no pointers to follow, so a collection is cheap
+// (under 1 % of the CPU of a 50 MB cat in a pane), while the default's
+// headroom was a third of the server's peak resident size during that cat
+// (docs/performance.md, "Issue 13, tenth session").
+const ServerGCPercent = 50
+
+// TuneServerGC sets ServerGCPercent unless the person set GOGC.
+func TuneServerGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(ServerGCPercent)
+	}
+}

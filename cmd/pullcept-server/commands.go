@@ -18,7 +18,10 @@ import (
 	"pullcept/seat"
 )
 
-func main() { cli.Main(engine) }
+func main() {
+	app.TuneServerGC()
+	cli.Main(engine)
+}
 
 // engine runs the commands that link the engine; every other command runs
 // as in the front binary.
