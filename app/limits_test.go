@@ -18,7 +18,9 @@ import (
 // instruction is typed first, then the held post.
 func TestUsageLimitHoldsAndResumes(t *testing.T) {
 	t.Parallel()
-	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty -echo; cat"}}
+	// "ready" once the echo is off: text typed before that is echoed by the
+	// terminal besides cat's copy, and would read as typed twice.
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty -echo; echo ready; exec cat"}}
 	a := newApp(t, []seat.Account{{ID: "lay", Name: "Lay", Kind: seat.KindCLI, Command: "my-cli"}}, st)
 	var mu sync.Mutex
 	var release func()
@@ -49,6 +51,12 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 	pane, err := a.Pane(topic, "lay")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(pane.Render(), "ready"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the seat's echo never went off:\n%s", pane.Render())
+		}
+		time.Sleep(5 * time.Millisecond) // polling the screen: no event says a PTY printed
 	}
 
 	reset := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
