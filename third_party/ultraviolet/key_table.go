@@ -3,14 +3,37 @@ package uv
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/xo/terminfo"
 )
 
-// buildKeysTable builds a table of key sequences and their corresponding key
-// events based on the VT100/VT200, XTerm, and Urxvt terminal specs.
+// PATCH(pullcept): the table for a set of flags is built once and shared:
+// every terminal reader built its own (about 1,500 entries, a few hundred
+// microseconds and a collection's worth of garbage), which a server pays for
+// every client that attaches. The table only depends on the flags unless
+// terminfo keys are asked for, and is never written after it is built
+// (readers look keys up in it). With terminfo it is built each time, as
+// upstream does (the database may differ by term).
+var keysTables sync.Map // LegacyKeyEncoding → map[string]Key
+
+// buildKeysTable returns the table of key sequences and their key events for
+// flags (newKeysTable); the caller must not change it.
 func buildKeysTable(flags LegacyKeyEncoding, term string, useTerminfo bool) map[string]Key {
+	if useTerminfo {
+		return newKeysTable(flags, term, useTerminfo)
+	}
+	if t, ok := keysTables.Load(flags); ok {
+		return t.(map[string]Key)
+	}
+	t, _ := keysTables.LoadOrStore(flags, newKeysTable(flags, term, false))
+	return t.(map[string]Key)
+}
+
+// newKeysTable builds a table of key sequences and their corresponding key
+// events based on the VT100/VT200, XTerm, and Urxvt terminal specs.
+func newKeysTable(flags LegacyKeyEncoding, term string, useTerminfo bool) map[string]Key {
 	nul := Key{Code: KeySpace, Mod: ModCtrl} // ctrl+@ or ctrl+space
 	if flags&flagCtrlAt != 0 {
 		nul = Key{Code: '@', Mod: ModCtrl}
