@@ -19,7 +19,7 @@ import (
 )
 
 func main() {
-	app.TuneServerGC()
+	app.TuneServerRuntime()
 	cli.Main(engine)
 }
 
