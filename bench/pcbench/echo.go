@@ -102,14 +102,7 @@ func benchEcho() error {
 	in := inl[0]
 	fmt.Printf("  pullcept client+server, keys into the UI's own input line (no pane): min %s p50 %s p99 %s\n", fmtDur(in[0]), fmtDur(percentile(in, 50)), fmtDur(percentile(in, 99)))
 
-	med := func(f func(echoRun) float64) float64 {
-		v := make([]float64, len(runs))
-		for i, r := range runs {
-			v[i] = f(r)
-		}
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
+	med := func(f func(echoRun) float64) float64 { return medianBy(runs, f) }
 	n := fmt.Sprintf("median of %d paired runs of %d keys", len(runs), scale.echoSamples)
 	p50, r50 := time.Duration(med(func(r echoRun) float64 { return float64(r.p50()) })), time.Duration(med(func(r echoRun) float64 { return float64(r.r50()) }))
 	p99, r99 := time.Duration(med(func(r echoRun) float64 { return float64(r.p99()) })), time.Duration(med(func(r echoRun) float64 { return float64(r.r99()) }))

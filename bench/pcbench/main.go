@@ -10,6 +10,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -278,6 +279,17 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	}
 	i := int(float64(len(sorted)-1) * p / 100)
 	return sorted[i]
+}
+
+// medianBy is the median of f over runs (the lower of the two middle ones
+// for an even count, as percentile gives).
+func medianBy[R any, V cmp.Ordered](runs []R, f func(R) V) V {
+	v := make([]V, len(runs))
+	for i, r := range runs {
+		v[i] = f(r)
+	}
+	slices.Sort(v)
+	return v[(len(v)-1)/2]
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,14 +86,7 @@ func benchMemory() error {
 				fmtMiB(t.base), fmtMiB(t.rss), fmtMiB(t.settled), fmtMiB(t.hwm), fmtMiB(t.baseAnon), fmtMiB(t.anon), fmtMiB(t.settledAnon), t.hist)
 			pc, tm = append(pc, p), append(tm, t)
 		}
-		med := func(rs []memRun, f func(memRun) int64) int64 {
-			var v []int64
-			for _, r := range rs {
-				v = append(v, f(r))
-			}
-			slices.Sort(v)
-			return v[(len(v)-1)/2]
-		}
+		med := medianBy[memRun, int64]
 		rss := func(r memRun) int64 { return r.rss }
 		hwm := func(r memRun) int64 { return r.hwm }
 		per := func(r memRun) int64 { return (r.rss - r.base) / memSeats }

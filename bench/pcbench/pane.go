@@ -105,13 +105,7 @@ func benchPane() error {
 }
 
 func reportPane(path string, mb float64, pc, tm []paneRun) {
-	med := func(rs []paneRun, f func(paneRun) time.Duration) time.Duration {
-		var ds []time.Duration
-		for _, r := range rs {
-			ds = append(ds, f(r))
-		}
-		return median(ds)
-	}
+	med := medianBy[paneRun, time.Duration]
 	wall := func(r paneRun) time.Duration { return r.wall }
 	pw, tw := med(pc, wall), med(tm, wall)
 	// CPU: the median run by the sum, shown with its two shares.
