@@ -119,6 +119,8 @@ const (
 	actMCPConfig
 	actMCPNew
 	actMCPDelete
+	actClearInput
+	actStartAndSend
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -143,9 +145,9 @@ var bindings = []binding{
 	{ctxPrefix, []string{"z"}, actZoom, "zoom the focused pane or the room (again: unzoom)"},
 	{ctxPrefix, []string{"space"}, actNextLayout, "next pane layout: tiled, even-horizontal, even-vertical, main-vertical (the status line names it)"},
 	{ctxPrefix, []string{"#"}, actPaneNumbers, "show the pane numbers for a moment (like tmux's display-panes); a digit then focuses that pane"},
-	{ctxPrefix, []string{"s"}, actStartSeat, "start the selected participant's seat in this topic"},
-	{ctxPrefix, []string{"x"}, actStopSeat, "stop the selected participant's seat"},
-	{ctxPrefix, []string{"R"}, actRestartSeat, "restart the selected participant's seat"},
+	{ctxPrefix, []string{"s"}, actStartSeat, "start the seat of the focused terminal pane (an ended one: again), or of the participant selected when the participants have focus"},
+	{ctxPrefix, []string{"x"}, actStopSeat, "stop the focused pane's seat, or the selected participant's (asks first, naming it; an ended pane closes at once); elsewhere the status line says to focus one"},
+	{ctxPrefix, []string{"R"}, actRestartSeat, "restart the focused pane's seat, or the selected participant's (asks first while a turn runs)"},
 	{ctxPrefix, []string{","}, actRename, "rename the topic on screen"},
 	{ctxPrefix, []string{"&"}, actDelete, "delete the topic on screen (asks first)"},
 	{ctxPrefix, []string{"["}, actScrollMode, "scroll mode for the focused terminal pane"},
@@ -171,6 +173,8 @@ var bindings = []binding{
 	{ctxInput, []string{"ctrl+u"}, actKillBefore, "delete to the start of the line"},
 	{ctxInput, []string{"ctrl+k"}, actKillAfter, "delete to the end of the line"},
 	{ctxInput, []string{"ctrl+w", "alt+backspace"}, actKillWord, "delete the word before the cursor"},
+	{ctxInput, []string{"ctrl+c"}, actClearInput, "clear the input line; on an empty line: say how to detach (prefix d) or quit (prefix q)"},
+	{ctxInput, []string{"ctrl+s"}, actStartAndSend, "the post @-names an account not in the room (Enter said so): start its seat here and send the post when it joins"},
 	{ctxInput, []string{"ctrl+g"}, actEditor, "edit the input in $VISUAL or $EDITOR (vi), on your terminal"},
 	{ctxInput, []string{"ctrl+o"}, actAttachFile, "attach a file: opens the file picker (a pasted or dropped path attaches too)"},
 	{ctxInput, []string{"ctrl+v"}, actAttachImage, "attach the clipboard's image as image.png (read on your terminal's machine)"},
@@ -213,8 +217,8 @@ var bindings = []binding{
 	{ctxParts, []string{"up", "k"}, actUp, "previous participant"},
 	{ctxParts, []string{"down", "j"}, actDown, "next participant"},
 	{ctxParts, []string{"s", "enter"}, actStartSeat, "start the seat in this topic"},
-	{ctxParts, []string{"x"}, actStopSeat, "stop the seat"},
-	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat; an MCP server: restart it from the file (stop it when it left the file)"},
+	{ctxParts, []string{"x"}, actStopSeat, "stop the seat (asks first); an ended seat: close its pane"},
+	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat (asks first while a turn runs); an MCP server: restart it from the file (stop it when it left the file)"},
 	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds (after a prompt declined by number)"},
 	{ctxParts, []string{"n"}, actNickname, "rename the account: its nickname, what the room calls it (empty: its name)"},
 	{ctxParts, []string{"L"}, actMCPLog, "MCP server: its log (stderr and pullcept's lines, the last 1000) in $PAGER, on your terminal"},

@@ -71,6 +71,14 @@ type dialog struct {
 	reopen, quit bool
 	// mcp: it asks to delete this local MCP server (mcp.go).
 	mcp string
+	// seat: it asks to stop or restart this seat (seatOp).
+	seat *seatAsk
+}
+
+// seatAsk is a seat action waiting for the person's y.
+type seatAsk struct {
+	act                  action
+	topic, account, name string
 }
 
 // pageSize is how many posts a page of the room loads.
@@ -540,6 +548,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 	case mcpDoneMsg:
 		return m.mcpDone(msg)
+	case waitStartMsg:
+		return m.waitStarted(msg)
 	case paneOutputMsg:
 		m.panesDirty, m.panesOnly = true, true
 	case seatsChangedMsg:
@@ -683,14 +693,28 @@ func (m *model) send() tea.Cmd {
 	if strings.TrimSpace(text) == "" && len(m.att.chips) == 0 {
 		return nil
 	}
-	if m.waiting != nil && m.waiting.topic == m.topic && m.waiting.text == text {
+	w := m.waiting
+	again := w != nil && w.topic == m.topic && w.text == text
+	if names := m.startingAddressees(text); again && !(w.offer && len(names) > 0) {
 		m.waiting = nil // a second Enter: send now, past the seat still starting
-	} else if names := m.startingAddressees(text); len(names) > 0 {
+	} else if len(names) > 0 {
 		// The room delivers no past post to a later joiner: a post to a
 		// seat still starting would never reach it. Wait for it.
 		m.waiting = &waitingPost{topic: m.topic, text: text, names: names}
 		m.status = fmt.Sprintf("%s is starting and not in the room yet: this post waits here and goes when %s joins (Enter again sends it now, and %s will not get it)",
 			strings.Join(names, ", "), strings.Join(names, ", "), strings.Join(names, ", "))
+		return nil
+	} else if absent := m.absentAddressees(text); len(absent) > 0 {
+		// An account with no seat here would never get it either: the
+		// post stays, and one key seats it and sends on its joining.
+		names := callNames(absent)
+		m.waiting = &waitingPost{topic: m.topic, text: text, names: names, offer: true}
+		who, them := strings.Join(names, ", "), "it"
+		if len(names) > 1 {
+			them = "they"
+		}
+		m.status = fmt.Sprintf("%s %s not in the room — %s starts %s and sends when %s %s (Enter again sends it now, without %s)",
+			who, isAre(len(names)), m.keyFor(ctxInput, actStartAndSend), who, them, joinJoins(len(names)), who)
 		return nil
 	}
 	m.waiting = nil
@@ -716,56 +740,188 @@ func (m *model) send() tea.Cmd {
 type waitingPost struct {
 	topic, text string
 	names       []string
+	// offer: the names have no seat here and the person was offered to
+	// start them (it waits for that key or a second Enter); started: the
+	// person started them, and it goes once every name is in the roster.
+	offer, started bool
+}
+
+// addressed are the names text @-mentions among the roster's and the
+// accounts', matched as the room matches them (app.Mentions). The screen
+// matches names only to decide whether a post waits (spec 003
+// 「画面は照合をしない」); the room still addresses the post.
+func (m *model) addressed(text string) map[string]bool {
+	var names []string
+	for _, p := range m.roster() {
+		names = append(names, p.Name)
+	}
+	for _, a := range m.accounts {
+		names = append(names, a.Name)
+	}
+	out := map[string]bool{}
+	for _, n := range app.Mentions(text, names) {
+		out[n] = true
+	}
+	return out
+}
+
+// inRoom reports whether name is a participant of the room on screen.
+func (m *model) inRoom(name string) bool {
+	for _, p := range m.roster() {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // startingAddressees are the calling names @-mentioned in text that belong
 // to a seat of the topic on screen that runs or starts but is not in the
 // room yet.
 func (m *model) startingAddressees(text string) []string {
-	inRoom := map[string]bool{}
-	for _, p := range m.roster() {
-		inRoom[p.Name] = true
-	}
+	named := m.addressed(text)
 	var out []string
 	for _, s := range m.seatList {
-		if s.State == StateExited || inRoom[s.Name] || slices.Contains(out, s.Name) {
+		if s.State == StateExited || m.inRoom(s.Name) || slices.Contains(out, s.Name) {
 			continue
 		}
-		if mentions(text, s.Name) {
+		if named[s.Name] {
 			out = append(out, s.Name)
 		}
 	}
 	return out
 }
 
-// mentions reports whether text holds @name as a whole word.
-func mentions(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], "@"+name)
-		if j < 0 {
-			return false
+// absentAddressees are the configured accounts (not MCP servers) whose
+// calling name text @-mentions and that have no running or starting seat
+// in the topic on screen and are not in its room.
+func (m *model) absentAddressees(text string) []Account {
+	named := m.addressed(text)
+	var out []Account
+	for _, a := range m.accounts {
+		if a.Kind == "mcp" || !named[a.Name] || m.inRoom(a.Name) {
+			continue
 		}
-		end := i + j + 1 + len(name)
-		if end == len(text) || strings.ContainsRune(" \t\n\u3000,.!?:;、。", rune(text[end])) || text[end] >= 0x80 {
-			return true
+		if s, _, ok := m.seatOf(a.ID); ok && s.State != StateExited {
+			continue
 		}
-		i = end
+		out = append(out, a)
 	}
+	return out
+}
+
+func callNames(as []Account) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = wire.OneLine(a.Name)
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n > 1 {
+		return "are"
+	}
+	return "is"
+}
+
+func joinJoins(n int) string {
+	if n > 1 {
+		return "join"
+	}
+	return "joins"
+}
+
+// keyFor is the first key the table binds to act in ctx, as shown.
+func (m *model) keyFor(ctx keyCtx, act action) string {
+	for _, b := range bindings {
+		if b.ctx == ctx && b.act == act {
+			return keyLabel(ctx, b.keys[0], m.prefix)
+		}
+	}
+	return "?"
+}
+
+// startAndSend starts the seats of the accounts the input's post names
+// that are not in the room, and sends the post when every one of them has
+// joined (the room gives no past post to a later joiner, so it never
+// enters the room before; topic 「席を取る前の発言が届かないことは変えない」).
+func (m *model) startAndSend() tea.Cmd {
+	text := m.input.String()
+	absent := m.absentAddressees(text)
+	if m.seats == nil || len(absent) == 0 {
+		m.status = "the post names no account that is out of the room (" + m.keyFor(ctxInput, actStartAndSend) + " starts one and sends when it joins)"
+		return nil
+	}
+	names := callNames(absent)
+	who := strings.Join(names, ", ")
+	m.waiting = &waitingPost{topic: m.topic, text: text, names: names, started: true}
+	m.status = "starting " + who + ": this post waits here and goes when " + who + " " + joinJoins(len(names))
+	seats, topic := m.seats, m.topic
+	return func() tea.Msg {
+		var errs []error
+		for _, a := range absent {
+			if err := seats.Start(topic, a.ID); err != nil {
+				errs = append(errs, fmt.Errorf("%s could not start: %s", wire.OneLine(a.Name), strings.TrimPrefix(err.Error(), a.ID+" in topic "+topic+": ")))
+			}
+		}
+		return waitStartMsg{topic: topic, text: text, err: errors.Join(errs...)}
+	}
+}
+
+// waitStartMsg is how the starts of startAndSend went.
+type waitStartMsg struct {
+	topic, text string
+	err         error
+}
+
+// waitStarted takes a waitStartMsg: a start that failed ends the wait,
+// and the post stays in the input line.
+func (m *model) waitStarted(msg waitStartMsg) tea.Cmd {
+	m.refreshSeats()
+	if msg.err == nil {
+		return tea.Batch(m.loadTopics(), m.sendWaiting()) // it may have joined already
+	}
+	if w := m.waiting; w != nil && w.topic == msg.topic && w.text == msg.text {
+		m.waiting = nil
+	}
+	m.status = strings.ReplaceAll(msg.err.Error(), "\n", "; ") + "; the post stays in the input line"
+	return m.loadTopics()
 }
 
 // sendWaiting sends the waiting post once everyone it addresses is in
 // the room of its topic.
 func (m *model) sendWaiting() tea.Cmd {
 	w := m.waiting
-	if w == nil || w.topic != m.topic || m.input.String() != w.text {
+	if w == nil || w.offer || w.topic != m.topic || m.input.String() != w.text {
 		return nil
 	}
-	if len(m.startingAddressees(w.text)) > 0 {
+	if w.started {
+		for _, n := range w.names {
+			if !m.inRoom(n) {
+				return nil
+			}
+		}
+	} else if len(m.startingAddressees(w.text)) > 0 {
 		return nil
 	}
 	m.waiting = nil
 	m.status = strings.Join(w.names, ", ") + " joined: the waiting post was sent"
 	return m.send()
+}
+
+// clearInput is ctrl+c in the input line: it clears the line (text and
+// attachments); on a line already empty it says how to leave, since
+// ctrl+c ends nothing here.
+func (m *model) clearInput() {
+	if m.input.String() == "" && len(m.att.chips) == 0 {
+		m.status = "the input line is empty; to leave: " + m.prefix + " d detaches (the sessions keep running), " + m.prefix + " q quits"
+		return
+	}
+	m.input.Set("")
+	m.att.chips, m.att.undo = nil, nil
+	m.waiting = nil
+	m.histAt = len(m.hist)
 }
 
 // restore puts text back in the input exactly as written.
@@ -1199,18 +1355,95 @@ func (m *model) selectedAccount() (string, string, bool) {
 	return rows[m.psel].account, rows[m.psel].name, true
 }
 
+// seatTarget is the seat a seat key acts on: the focused terminal pane's,
+// else the participants' selection when they have the focus (issue 31:
+// the key acts on what the person looks at). Elsewhere it acts on nothing
+// and the status line says what to focus.
+func (m *model) seatTarget() (acct, name string, ok bool) {
+	switch m.focus {
+	case focusPane:
+		if s, ok := m.focusedPane(); ok {
+			return s.Account, s.Name, true
+		}
+	case focusParts:
+		if acct, name, ok := m.selectedAccount(); ok {
+			return acct, name, true
+		}
+		m.status = "select an account in the participants first (j/k)"
+		return "", "", false
+	}
+	m.status = "focus a terminal pane (" + m.prefix + " o) or the participants (" + m.prefix + " a) first: this key acts on the seat there"
+	return "", "", false
+}
+
+// seatOf is account's seat in the topic on screen and its pane's number
+// (0: no pane).
+func (m *model) seatOf(account string) (SeatInfo, int, bool) {
+	n := 0
+	for _, s := range m.seatList {
+		if s.Pane != nil {
+			n++
+		}
+		if s.Account == account {
+			if s.Pane == nil {
+				return s, 0, true
+			}
+			return s, n, true
+		}
+	}
+	return SeatInfo{}, 0, false
+}
+
 func (m *model) seatOp(act action) tea.Cmd {
 	if m.seats == nil {
 		m.status = "no seats: add an account to config.json to seat a CLI here"
 		return nil
 	}
-	acct, name, ok := m.selectedAccount()
+	acct, name, ok := m.seatTarget()
 	if !ok {
-		m.status = "select an account in the participants panel first (" + m.prefix + " a)"
 		return nil
 	}
-	seats, topic := m.seats, m.topic
+	name = wire.OneLine(name)
+	s, pane, seated := m.seatOf(acct)
+	live := seated && s.State != StateExited
+	where := ""
+	if pane > 0 {
+		where = fmt.Sprintf(" (pane %d)", pane)
+	}
+	switch act {
+	case actStartSeat:
+		if live {
+			m.status = name + " already runs in this topic" + where
+			return nil
+		}
+	case actStopSeat:
+		if !seated {
+			m.status = name + " has no seat in this topic"
+			return nil
+		}
+		if live { // like tmux's kill-pane: asks first
+			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name},
+				lines: []string{"Stop " + name + where + "?", "", "[y] stop    [n] cancel"}}
+			return nil
+		}
+	case actRestartSeat:
+		if live && (s.Activity == "working" || s.Activity == "waiting") {
+			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name},
+				lines: []string{"Restart " + name + where + "?", name + " is in a turn (" + s.Activity + "): restarting ends it.", "", "[y] restart    [n] cancel"}}
+			return nil
+		}
+	}
+	return m.runSeatOp(act, m.topic, acct, name)
+}
+
+// runSeatOp carries out a seat action. Its notices name the seat by its
+// calling name, never the account id.
+func (m *model) runSeatOp(act action, topic, acct, name string) tea.Cmd {
+	seats := m.seats
 	verb := map[action]string{actStartSeat: "starting", actStopSeat: "stopping", actRestartSeat: "restarting", actReleaseSeat: "releasing"}[act]
+	if s, _, ok := m.seatOf(acct); ok && act == actStopSeat && s.State == StateExited && topic == m.topic {
+		verb = "closing" // an ended seat's pane: Stop closes it
+	}
 	m.status = verb + " " + name
 	return func() tea.Msg {
 		var err error
@@ -1225,7 +1458,9 @@ func (m *model) seatOp(act action) tea.Cmd {
 			err = seats.Release(topic, acct)
 		}
 		if err != nil {
-			return noteMsg{err: fmt.Errorf("%s %s: %w", verb, name, err)}
+			// The seat manager's errors begin "<account> in topic <id>: ".
+			why := strings.TrimPrefix(err.Error(), acct+" in topic "+topic+": ")
+			return noteMsg{err: fmt.Errorf("%s %s: %s", verb, name, why)}
 		}
 		if act == actStartSeat || act == actRestartSeat {
 			// The seat's own notice ("started (new session)", "resumed
@@ -1387,6 +1622,10 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 		case act == actConfirm && d != nil && d.mcp != "":
 			return m.deleteMCP(d.mcp)
 		case d != nil && d.mcp != "":
+			return nil
+		case act == actConfirm && d != nil && d.seat != nil:
+			return m.runSeatOp(d.seat.act, d.seat.topic, d.seat.account, d.seat.name)
+		case d != nil && d.seat != nil:
 			return nil
 		case act == actConfirm && d != nil:
 			m.status = "deleting “" + m.topicName(d.topic) + "”"
@@ -1557,6 +1796,11 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return nil
 		case actEditor:
 			return m.editInput()
+		case actClearInput:
+			m.clearInput()
+			return nil
+		case actStartAndSend:
+			return m.startAndSend()
 		case actPgUp, actPgDn:
 			m.scrollRoom(rs, act)
 			return nil
@@ -1611,6 +1855,11 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			m.focus = focusRoom
 		}
 	case actStartSeat, actStopSeat, actRestartSeat, actReleaseSeat:
+		if ctx == ctxPrefix && m.focus == focusParts {
+			if cmd, ok := m.mcpKey(act); ok { // the panel's own key would
+				return cmd
+			}
+		}
 		return m.seatOp(act)
 	case actRename:
 		m.startRename(m.topic)
