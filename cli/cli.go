@@ -30,6 +30,7 @@ const usage = `pullcept — a room for one person and several AI coding CLIs
 usage:
   pullcept                          the terminal UI (prefix key Ctrl-b, then ? for help); attaches to
                                     the home's server, starting it when none runs (prefix d detaches)
+  pullcept attach | a               the same (tmux's names)
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
   pullcept ls                       the server, its attached terminals, the topics with running seats
   pullcept kill-server              end the server and every session (their stop sequence)
@@ -93,7 +94,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, Version())
 		return nil
-	case "":
+	case "", "attach", "a":
+		if len(args) > 0 {
+			return fmt.Errorf("usage: pullcept %s (no arguments; it attaches to the home's server)", cmd)
+		}
 		return attachTUI(ctx)
 	default:
 		fmt.Fprint(stderr, usage)

@@ -1,0 +1,84 @@
+package e2e
+
+// Issue 31, points 3 and 9, with the real binary in tmux: prefix x acts on
+// the focused pane's seat and asks first; `pullcept attach` and
+// `pullcept a` attach.
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTUIStopKeyActsOnTheFocusedPane: two cli seats (cat); the
+// participants have Bob selected, pane 1 (Ann) is focused. prefix x asks
+// "Stop Ann (pane 1)?"; n stops nothing; prefix x, y stops Ann, and Bob
+// runs on.
+func TestTUIStopKeyActsOnTheFocusedPane(t *testing.T) {
+	t.Parallel()
+	phome := t.TempDir()
+	seatsConfig(t, phome, "cat", "Ann", "Bob")
+	r := startTUI(t, phome, serverEnv(t), 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Bob")
+	startSeats(r, "Ann", "Bob") // Bob is the participant selected
+	annRunning := regexp.MustCompile(`● Ann +running`)
+	bobRunning := regexp.MustCompile(`● Bob +running`)
+
+	r.prefix("#")
+	r.keys("1")
+	r.waitFor("pane 1 (Ann) focused", func(scr string) bool { return strings.HasPrefix(focusedTitle(scr), "1 Ann · cli") })
+	r.prefix("x")
+	r.waitText("Stop Ann (pane 1)?", "[y] stop    [n] cancel")
+	r.keys("n")
+	r.waitFor("the question gone, both seats running", func(scr string) bool {
+		return !strings.Contains(scr, "Stop Ann (pane 1)?") && annRunning.MatchString(scr) && bobRunning.MatchString(scr)
+	})
+
+	r.prefix("x")
+	r.waitText("Stop Ann (pane 1)?")
+	r.keys("y")
+	r.waitFor("Ann stopped, Bob running (now pane 1)", func(scr string) bool {
+		_, annPane := findPane(scr, "Ann · cli")
+		_, bobPane := findPane(scr, "1 Bob · cli")
+		return !annRunning.MatchString(scr) && !annPane && bobPane && bobRunning.MatchString(scr)
+	})
+}
+
+// TestTUIAttachCommand: `pullcept attach` and `pullcept a` attach to the
+// home's server as `pullcept` does (the seat kept running, the same
+// server), and the usage lists them.
+func TestTUIAttachCommand(t *testing.T) {
+	t.Parallel()
+	phome := t.TempDir()
+	seatsConfig(t, phome, "cat", "Ann")
+	env := serverEnv(t)
+	if res := pullceptCmd(t, phome, env, "help"); !strings.Contains(res.out, "pullcept attach | a") {
+		t.Errorf("pullcept help does not list attach:\n%s", res.out)
+	}
+	r := startTUI(t, phome, env, 120, 30, nil)
+	r.waitText("say something to the room", "Participants", "Ann")
+	startSeats(r, "Ann") // a session keeps the server when the terminal detaches
+	server := serverPID(phome)
+	r.prefix("d")
+	r.until("the first client to detach", func() bool { return r.exitStatus() == "0" })
+
+	dir := t.TempDir()
+	for _, name := range []string{"attach", "a"} {
+		status, stderr := filepath.Join(dir, name+".status"), filepath.Join(dir, name+".stderr")
+		r.tmux("respawn-pane", "-k", shellQuote(pullceptBin)+" "+name+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
+		r.waitText(reattachedLine, "1 Ann · cli · running")
+		if serverPID(phome) != server {
+			t.Fatalf("pullcept %s started another server", name)
+		}
+		r.prefix("d")
+		r.until("pullcept "+name+" to detach", func() bool {
+			b, _ := os.ReadFile(status)
+			return strings.TrimSpace(string(b)) == "0"
+		})
+		if b, _ := os.ReadFile(stderr); len(b) > 0 {
+			t.Errorf("pullcept %s wrote to stderr: %s", name, b)
+		}
+	}
+}
