@@ -48,7 +48,8 @@ func TestTUIStopKeyActsOnTheFocusedPane(t *testing.T) {
 
 // TestTUIAttachCommand: `pullcept attach` and `pullcept a` attach to the
 // home's server as `pullcept` does (the seat kept running, the same
-// server), and the usage lists them.
+// server), and the usage lists them; Ctrl-C in the input line reaches the
+// screen (issue 31, point 9).
 func TestTUIAttachCommand(t *testing.T) {
 	t.Parallel()
 	phome := t.TempDir()
@@ -57,7 +58,8 @@ func TestTUIAttachCommand(t *testing.T) {
 	if res := pullceptCmd(t, phome, env, "help"); !strings.Contains(res.out, "pullcept attach | a") {
 		t.Errorf("pullcept help does not list attach:\n%s", res.out)
 	}
-	r := startTUI(t, phome, env, 120, 30, nil)
+	r := startTUI(t, phome, env, 160, 30, nil)
+	const empty = "› say something to the room…"
 	r.waitText("say something to the room", "Participants", "Ann")
 	startSeats(r, "Ann") // a session keeps the server when the terminal detaches
 	server := serverPID(phome)
@@ -71,6 +73,16 @@ func TestTUIAttachCommand(t *testing.T) {
 		r.waitText(reattachedLine, "1 Ann · cli · running")
 		if serverPID(phome) != server {
 			t.Fatalf("pullcept %s started another server", name)
+		}
+		if name == "a" {
+			// Ctrl-C in the input line clears it; again, on the empty
+			// line, it says how to leave (and ends nothing).
+			r.text("half a thought")
+			r.waitFor("the text in the input line", func(scr string) bool { return strings.Contains(inputLine(scr), "half a thought") })
+			r.keys("C-c")
+			r.waitFor("the input line cleared", func(scr string) bool { return inputLine(scr) == empty })
+			r.keys("C-c")
+			waitStatus(r, "ctrl+b d detaches (the sessions keep running), ctrl+b q quits")
 		}
 		r.prefix("d")
 		r.until("pullcept "+name+" to detach", func() bool {

@@ -155,7 +155,7 @@ var bindings = []binding{
 	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
 	{ctxPrefix, []string{"?"}, actHelp, "this help"},
 	{ctxPrefix, []string{"~"}, actNotices, "the notices shown on the status line, whole (like tmux's show-messages)"},
-	{ctxPrefix, []string{"d"}, actDetach, "detach: this terminal goes, the sessions keep running (pullcept attaches again)"},
+	{ctxPrefix, []string{"d"}, actDetach, "detach: this terminal goes, the sessions keep running (pullcept, pullcept attach or pullcept a attaches again)"},
 	{ctxPrefix, []string{"q"}, actQuit, "quit: stop the sessions and the server (asks first; offers detach)"},
 	{ctxPrefix, []string{"prefix"}, actSendPrefix, "send the prefix key itself to the focused pane"},
 	{ctxPrefix, []string{"esc"}, actCancel, "cancel the prefix"},
