@@ -73,6 +73,8 @@ type dialog struct {
 	mcp string
 	// seat: it asks to stop or restart this seat (seatOp).
 	seat *seatAsk
+	// title is the box's title when the kind's own does not fit.
+	title string
 }
 
 // seatAsk is a seat action waiting for the person's y.
@@ -1422,13 +1424,13 @@ func (m *model) seatOp(act action) tea.Cmd {
 			return nil
 		}
 		if live { // like tmux's kill-pane: asks first
-			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name},
+			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name}, title: "Stop a seat",
 				lines: []string{"Stop " + name + where + "?", "", "[y] stop    [n] cancel"}}
 			return nil
 		}
 	case actRestartSeat:
 		if live && (s.Activity == "working" || s.Activity == "waiting") {
-			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name},
+			m.dlg = &dialog{seat: &seatAsk{act: act, topic: m.topic, account: acct, name: name}, title: "Restart a seat",
 				lines: []string{"Restart " + name + where + "?", name + " is in a turn (" + s.Activity + "): restarting ends it.", "", "[y] restart    [n] cancel"}}
 			return nil
 		}

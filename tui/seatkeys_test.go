@@ -57,7 +57,7 @@ func TestStopActsOnTheFocusedPane(t *testing.T) {
 	if hs.m.dlg == nil || !strings.Contains(strings.Join(hs.m.dlg.lines, "\n"), "Stop Bobby (pane 2)?") {
 		t.Fatalf("prefix x on pane 2: dialog %+v, status %q, calls %q; want it to ask about Bobby (pane 2)", hs.m.dlg, hs.m.status, hs.calls())
 	}
-	if !strings.Contains(hs.screen(), "Stop Bobby (pane 2)?") {
+	if scr := hs.screen(); !strings.Contains(scr, "Stop Bobby (pane 2)?") || !strings.Contains(scr, "Stop a seat") || strings.Contains(scr, "Delete topic") {
 		t.Errorf("the question is not on the screen:\n%s", hs.screen())
 	}
 	if len(hs.calls()) != 0 {

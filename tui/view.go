@@ -779,6 +779,8 @@ func (m *model) overlayDialog(rows []string) {
 	w = min(w+4, m.w)
 	title := " Delete topic"
 	switch {
+	case m.dlg.title != "":
+		title = " " + m.dlg.title
 	case m.dlg.reopen:
 		title = " Bring sessions back"
 	case m.dlg.quit:
