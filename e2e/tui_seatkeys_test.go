@@ -1,13 +1,17 @@
 package e2e
 
-// Issue 31, points 3 and 9, with the real binary in tmux: prefix x acts on
-// the focused pane's seat and asks first; `pullcept attach` and
-// `pullcept a` attach.
+// Issue 31, points 3, 8 and 9, with the real binary in tmux: prefix x
+// acts on the focused pane's seat and asks first; a post to an account not
+// in the room waits for ctrl+s and goes when the seat joins; `pullcept
+// attach` and `pullcept a` attach.
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,5 +96,44 @@ func TestTUIAttachCommand(t *testing.T) {
 		if b, _ := os.ReadFile(stderr); len(b) > 0 {
 			t.Errorf("pullcept %s wrote to stderr: %s", name, b)
 		}
+	}
+}
+
+// TestTUIPostToAnAccountNotInTheRoom: Bot (the scripted CLI, which answers
+// every tagged post) has no seat; "@bot hello" stays in the input line and
+// the status line offers ctrl+s; nothing enters the room; ctrl+s starts
+// Bot, and the post goes when Bot has joined: Bot answers it.
+func TestTUIPostToAnAccountNotInTheRoom(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cli := filepath.Join(dir, "scriptcli")
+	build := exec.Command("go", "build", "-o", cli, "./seat/testdata/scriptcli")
+	build.Dir = repoRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build scriptcli: %v\n%s", err, out)
+	}
+	phome := t.TempDir()
+	cfg, _ := json.Marshal(map[string]any{"accounts": []map[string]any{{
+		"id": "bot", "name": "Bot", "kind": "cli", "command": strconv.Quote(cli) + " {mcp_config}",
+		"env": map[string]string{"SCRIPTCLI_RECORD": filepath.Join(dir, "record"), "SCRIPTCLI_MCP_AT_START": "1"},
+	}}})
+	writeConfig(t, phome, string(cfg))
+	r := startTUI(t, phome, serverEnv(t), 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Bot")
+	r.text("@bot hello")
+	r.keys("Enter")
+	scr := waitStatus(r, "Bot is not in the room — ctrl+s starts Bot and sends when it joins")
+	if inputLine(scr) != "› @bot hello" || !strings.Contains(roomText(scr), "Nothing said yet") {
+		t.Fatalf("the post left the input line:\n%s", scr)
+	}
+	r.keys("C-s")
+	scr = r.waitFor("the post in the room after Bot joined, and Bot's answer", func(scr string) bool {
+		return strings.Contains(scr, "ack: hello")
+	})
+	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶? ?Master → Bot\n  hello\n\d\d:\d\d Bot\n  ack: hello$`).MatchString(room) {
+		t.Errorf("the room does not show the post to Bot then its answer:\n%s", room)
+	}
+	if got := inputLine(scr); got != "› say something to the room…" {
+		t.Errorf("input line %q after the send", got)
 	}
 }
