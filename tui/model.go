@@ -711,7 +711,7 @@ func (m *model) send() tea.Cmd {
 		// post stays, and one key seats it and sends on its joining.
 		names := callNames(absent)
 		m.waiting = &waitingPost{topic: m.topic, text: text, names: names, offer: true}
-		who, them := strings.Join(names, ", "), "it"
+		who, them := oneLines(names), "it"
 		if len(names) > 1 {
 			them = "they"
 		}
@@ -815,9 +815,18 @@ func (m *model) absentAddressees(text string) []Account {
 func callNames(as []Account) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
-		out[i] = wire.OneLine(a.Name)
+		out[i] = a.Name
 	}
 	return out
+}
+
+// oneLines is names as the status line shows them.
+func oneLines(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = wire.OneLine(n)
+	}
+	return strings.Join(out, ", ")
 }
 
 func isAre(n int) string {
@@ -856,7 +865,7 @@ func (m *model) startAndSend() tea.Cmd {
 		return nil
 	}
 	names := callNames(absent)
-	who := strings.Join(names, ", ")
+	who := oneLines(names)
 	m.waiting = &waitingPost{topic: m.topic, text: text, names: names, started: true}
 	m.status = "starting " + who + ": this post waits here and goes when " + who + " " + joinJoins(len(names))
 	seats, topic := m.seats, m.topic
@@ -908,7 +917,7 @@ func (m *model) sendWaiting() tea.Cmd {
 		return nil
 	}
 	m.waiting = nil
-	m.status = strings.Join(w.names, ", ") + " joined: the waiting post was sent"
+	m.status = oneLines(w.names) + " joined: the waiting post was sent"
 	return m.send()
 }
 
