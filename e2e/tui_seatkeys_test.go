@@ -118,7 +118,11 @@ func TestTUIPostToAnAccountNotInTheRoom(t *testing.T) {
 		"env": map[string]string{"SCRIPTCLI_RECORD": filepath.Join(dir, "record"), "SCRIPTCLI_MCP_AT_START": "1"},
 	}}})
 	writeConfig(t, phome, string(cfg))
-	r := startTUI(t, phome, serverEnv(t), 160, 40, nil)
+	record := filepath.Join(dir, "record")
+	r := startTUI(t, phome, serverEnv(t), 160, 40, func() {
+		rec, _ := os.ReadFile(record)
+		t.Logf("scriptcli record:\n%s", rec)
+	})
 	r.waitText("say something to the room", "Participants", "Bot")
 	r.text("@bot hello")
 	r.keys("Enter")
