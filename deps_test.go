@@ -56,7 +56,7 @@ var allowed = map[string][]string{
 	"room/wsconn/wstest":     {},
 	"seat/hook":              {"room/dial", "room/wire"},
 	"mcpserv":                {"mcpstdio", "safefile"},
-	"tui":                    {"app", "room/wire"},
+	"tui":                    {"app", "attach", "room/wire"},
 	"e2e":                    {"room/wire", "e2e/"},
 	// The front binary's commands: nothing that links the engine, the
 	// emulator, the screens or net/http (TestFrontLinksNothingHeavy).

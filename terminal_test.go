@@ -27,7 +27,7 @@ func TestPassedTerminalLeftBlocking(t *testing.T) {
 	flags := filepath.Join(t.TempDir(), "editor-stdin-flags")
 	editor := filepath.Join(t.TempDir(), "editor.sh")
 	// The editor notes its stdin's open-file flags (octal) and writes the draft.
-	script := "#!/bin/sh\nsed -n 's/^flags:[[:space:]]*//p' /proc/self/fdinfo/0 > " + flags + ".tmp && mv " + flags + ".tmp " + flags + "\necho 'from the editor' > \"$1\"\n"
+	script := "#!/bin/sh\n[ \"$1\" = -- ] && shift\nsed -n 's/^flags:[[:space:]]*//p' /proc/self/fdinfo/0 > " + flags + ".tmp && mv " + flags + ".tmp " + flags + "\necho 'from the editor' > \"$1\"\n"
 	if err := os.WriteFile(editor, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -24,8 +24,9 @@ import (
 )
 
 // ProtocolVersion is the attach protocol this build speaks. A change that
-// an older peer would misread bumps it.
-const ProtocolVersion = 1
+// an older peer would misread bumps it. 2: Hello's update_env, and Exec
+// names a role and paths instead of a command line.
+const ProtocolVersion = 2
 
 // Frame types.
 const (
@@ -67,9 +68,14 @@ type Hello struct {
 	// Build names the client binary (pullcept version).
 	Build string `json:"build,omitempty"`
 	// Env is the terminal's facts: TERM, COLORTERM, NO_COLOR, LANG, ...
-	Env  []string `json:"env,omitempty"`
-	Cols int      `json:"cols,omitempty"`
-	Rows int      `json:"rows,omitempty"`
+	Env []string `json:"env,omitempty"`
+	// UpdateEnv is the person's variables for a seat (UpdateEnv's: PATH,
+	// LANG, LC_*, SSH_AUTH_SOCK, ...): a seat this client starts, or
+	// starts while it is the most recently active, runs with them, and a
+	// command (accounts add) checks them.
+	UpdateEnv []string `json:"update_env,omitempty"`
+	Cols      int      `json:"cols,omitempty"`
+	Rows      int      `json:"rows,omitempty"`
 	// Args are a command's arguments (ModeCommand).
 	Args []string `json:"args,omitempty"`
 	PID  int      `json:"pid,omitempty"`
@@ -115,6 +121,7 @@ func (h Hello) appendJSON(b []byte) []byte {
 	}
 	str("build", h.Build)
 	list("env", h.Env)
+	list("update_env", h.UpdateEnv)
 	num("cols", h.Cols)
 	num("rows", h.Rows)
 	list("args", h.Args)
@@ -142,13 +149,13 @@ type Size struct {
 	Rows int `json:"rows"`
 }
 
-// Exec asks the client to run a program on the person's terminal and
-// answer with ExecDone when it ends.
+// Exec asks the client to run the person's program of a role (RoleEditor,
+// RolePager, RoleOpener, RoleClipboard) on the person's terminal, on
+// Paths, and answer with ExecDone when it ends. The client resolves the
+// role from its own environment and refuses anything else (roles.go).
 type Exec struct {
-	Argv []string `json:"argv"`
-	Dir  string   `json:"dir,omitempty"`
-	// Env is added to the client's environment.
-	Env []string `json:"env,omitempty"`
+	Role  string   `json:"role"`
+	Paths []string `json:"paths"`
 }
 
 // ExecDone is how a program run for Exec ended.

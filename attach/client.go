@@ -191,14 +191,20 @@ func RunTerminal(ctx context.Context, c *Conn, in, out *os.File) (Exit, error) {
 			case FrameExec:
 				var x Exec
 				done := ExecDone{}
-				if err := json.Unmarshal(f.b, &x); err != nil || len(x.Argv) == 0 {
-					done = ExecDone{Code: -1, Error: "bad exec request"}
+				var cmd *exec.Cmd
+				err := json.Unmarshal(f.b, &x)
+				if err == nil {
+					cmd, err = x.Command()
+				}
+				if err != nil {
+					// Nothing runs; the terminal stays the screen's.
+					done = ExecDone{Code: -1, Error: err.Error()}
 				} else {
 					if keys != nil {
 						keys.stop()
 					}
 					restore()
-					done = runHere(x, in, out)
+					done = runHere(cmd, in, out)
 					if raw != nil {
 						_, _ = term.MakeRaw(in.Fd())
 						keepNewlines(in.Fd())
@@ -250,12 +256,10 @@ type frame struct {
 	werr error         // writing an Output frame to the terminal failed
 }
 
-// runHere runs x on the person's terminal.
-func runHere(x Exec, in, out *os.File) ExecDone {
-	cmd := exec.Command(x.Argv[0], x.Argv[1:]...)
+// runHere runs cmd on the person's terminal, in this client's own
+// environment.
+func runHere(cmd *exec.Cmd, in, out *os.File) ExecDone {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, out, out
-	cmd.Dir = x.Dir
-	cmd.Env = append(os.Environ(), x.Env...)
 	err := cmd.Run()
 	var ee *exec.ExitError
 	switch {

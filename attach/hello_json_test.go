@@ -26,7 +26,7 @@ func TestHelloJSONIsEncodingJSONs(t *testing.T) {
 	num := func(r *rand.Rand) int { return []int{0, 1, -3, 80, 1 << 40}[r.IntN(5)] }
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
-		h := Hello{Proto: num(r), Mode: pick(r), Build: pick(r), Env: list(r), Cols: num(r), Rows: num(r),
+		h := Hello{Proto: num(r), Mode: pick(r), Build: pick(r), Env: list(r), UpdateEnv: list(r), Cols: num(r), Rows: num(r),
 			Args: list(r), PID: num(r), TTY: pick(r), Terminal: r.IntN(2) == 0}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

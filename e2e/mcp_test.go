@@ -86,7 +86,7 @@ func TestMCPTmux(t *testing.T) {
 	// The editor of "+": fills the new server's fields.
 	editor := filepath.Join(phome, "fill.sh")
 	ctl2 := filepath.Join(phome, "second.sock")
-	os.WriteFile(editor, []byte("#!/bin/sh\nsed -i -e 's|^name = $|name = Second Hook|' -e 's|^command = $|command = "+fake+"|' -e 's|^\\[env\\]$|[env]\\nFAKEBRIDGE_CTL="+ctl2+"|' \"$1\"\n"), 0o755)
+	os.WriteFile(editor, []byte("#!/bin/sh\n[ \"$1\" = -- ] && shift\nsed -i -e 's|^name = $|name = Second Hook|' -e 's|^command = $|command = "+fake+"|' -e 's|^\\[env\\]$|[env]\\nFAKEBRIDGE_CTL="+ctl2+"|' \"$1\"\n"), 0o755)
 	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8", "EDITOR=" + editor}, 160, 40, func() {
 		log, _ := os.ReadFile(serversFile)
 		t.Logf("mcp-servers.json:\n%s", log)

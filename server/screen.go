@@ -136,7 +136,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 			s.z.show(c, t)
 		},
 		Clients: func() int { return s.others(c) },
-		Program: func(argv []string) tea.ExecCommand { return &remoteExec{c: c, argv: argv, done: execDone, ctx: ctx} },
+		Program: func(x attach.Exec) tea.ExecCommand { return &remoteExec{c: c, x: x, done: execDone, ctx: ctx} },
 		Started: func(p *tea.Program) {
 			pmu.Lock()
 			prog = p
@@ -233,11 +233,12 @@ func (s *Server) attachStatus() string {
 	return msg
 }
 
-// remoteExec runs a program on the client's terminal (tea.Exec): Bubble
-// Tea has released the screen when Run is called, and takes it back after.
+// remoteExec runs the person's program of a role on the client's terminal
+// (tea.Exec): Bubble Tea has released the screen when Run is called, and
+// takes it back after.
 type remoteExec struct {
 	c    *client
-	argv []string
+	x    attach.Exec
 	done chan attach.ExecDone
 	ctx  context.Context
 }
@@ -251,7 +252,7 @@ func (r *remoteExec) Run() error {
 	case <-r.done:
 	default:
 	}
-	if err := r.c.conn.WriteJSON(attach.FrameExec, attach.Exec{Argv: r.argv}); err != nil {
+	if err := r.c.conn.WriteJSON(attach.FrameExec, r.x); err != nil {
 		return err
 	}
 	select {

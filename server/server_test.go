@@ -1037,7 +1037,7 @@ func TestScreenClosedDuringExec(t *testing.T) {
 	}
 	// The screen has ended (ls counts it no more): its edit's file, which
 	// holds the person's draft, should be gone with it.
-	draft := x.Argv[len(x.Argv)-1]
+	draft := x.Paths[len(x.Paths)-1]
 	if fileExists(draft) {
 		t.Errorf("the editor's file %s (the draft) is left behind when the terminal closes during the Exec", draft)
 		os.Remove(draft)
@@ -1096,11 +1096,12 @@ func TestScreenExec(t *testing.T) {
 
 	s.keys("\x07") // ctrl+g
 	x := s.nextExec()
-	want := []string{"sh", "-c", `exec ${VISUAL:-${EDITOR:-vi}} "$1"`, "sh"}
-	if len(x.Argv) != 5 || !slices.Equal(x.Argv[:4], want) {
-		t.Fatalf("exec argv %q, want %q and the file", x.Argv, want)
+	// The role and the file, never a command line (the client resolves
+	// the role: issue "Hardening 2", finding 1).
+	if x.Role != attach.RoleEditor || len(x.Paths) != 1 || !filepath.IsAbs(x.Paths[0]) {
+		t.Fatalf("exec %+v, want the editor role and the file", x)
 	}
-	file := x.Argv[4]
+	file := x.Paths[0]
 	if b, err := os.ReadFile(file); err != nil || string(b) != "draft" {
 		t.Fatalf("the file to edit holds %q, %v; want the input", b, err)
 	}
@@ -1120,7 +1121,7 @@ func TestScreenExec(t *testing.T) {
 	// An editor that fails leaves the input as it was.
 	s.keys("\x07")
 	x = s.nextExec()
-	file = x.Argv[len(x.Argv)-1]
+	file = x.Paths[0]
 	if err := os.WriteFile(file, []byte("must not be taken"), 0o600); err != nil {
 		t.Fatal(err)
 	}

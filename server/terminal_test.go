@@ -141,7 +141,7 @@ func TestScreenOnThePassedTerminal(t *testing.T) {
 	if err != nil || !strings.Contains(string(got[:n]), "for the editor") {
 		t.Fatalf("the program read %q, %v; want the keys typed while it ran", got[:n], err)
 	}
-	if err := os.WriteFile(x.Argv[len(x.Argv)-1], []byte("from the editor\n"), 0o600); err != nil {
+	if err := os.WriteFile(x.Paths[0], []byte("from the editor\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.conn.WriteJSON(attach.FrameExecDone, attach.ExecDone{}); err != nil {

@@ -13,25 +13,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pullcept/app"
+	"pullcept/attach"
 )
-
-// clipScript writes the clipboard's image as PNG to "$1", with the
-// person's own command ($PULLCEPT_CLIPBOARD_IMAGE, its stdout) or the
-// platform's tool; exit 3: no tool.
-const clipScript = `out=$1
-if [ -n "$PULLCEPT_CLIPBOARD_IMAGE" ]; then exec sh -c "$PULLCEPT_CLIPBOARD_IMAGE" >"$out"; fi
-if command -v pngpaste >/dev/null 2>&1; then exec pngpaste "$out"; fi
-if [ -n "$WAYLAND_DISPLAY" ] && command -v wl-paste >/dev/null 2>&1; then exec wl-paste --no-newline --type image/png >"$out"; fi
-if [ -n "$DISPLAY" ] && command -v xclip >/dev/null 2>&1; then exec xclip -selection clipboard -t image/png -o >"$out"; fi
-exit 3`
-
-// openScript opens its arguments on the person's terminal: the person's
-// own command ($PULLCEPT_OPEN), the desktop's opener where there is a
-// desktop, else the pager.
-const openScript = `if [ -n "$PULLCEPT_OPEN" ]; then exec sh -c "$PULLCEPT_OPEN \"\$@\"" sh "$@"; fi
-if [ "$(uname)" = Darwin ]; then exec open "$@"; fi
-if [ -n "$DISPLAY$WAYLAND_DISPLAY" ] && command -v xdg-open >/dev/null 2>&1; then for f; do xdg-open "$f" >/dev/null 2>&1; done; exit 0; fi
-exec ${PAGER:-less} "$@"`
 
 // clipDoneMsg brings the clipboard's image back.
 type clipDoneMsg struct {
@@ -61,7 +44,7 @@ func (m *model) clipboardImage() tea.Cmd {
 	f.Close()
 	path := f.Name()
 	m.att.clipFile = path
-	return m.onTerminal([]string{"sh", "-c", clipScript, "sh", path}, func(err error) tea.Msg {
+	return m.onTerminal(attach.RoleClipboard, []string{path}, func(err error) tea.Msg {
 		return clipDoneMsg{path: path, err: err}
 	})
 }
@@ -100,10 +83,10 @@ func (m *model) openAttachments() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	argv := []string{"sh", "-c", openScript, "sh"}
+	var paths []string
 	for _, f := range files {
-		argv = append(argv, f.Path)
+		paths = append(paths, f.Path)
 	}
 	m.status = fmt.Sprintf("opening %d attachment(s) on your terminal", len(files))
-	return m.onTerminal(argv, func(err error) tea.Msg { return openedMsg{err: err} })
+	return m.onTerminal(attach.RoleOpener, paths, func(err error) tea.Msg { return openedMsg{err: err} })
 }

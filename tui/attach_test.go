@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi/kitty"
 
 	"pullcept/app"
+	"pullcept/attach"
 	"pullcept/attachment"
 	"pullcept/room/wire"
 )
@@ -89,7 +91,8 @@ func chipNames(m *model) []string {
 	return out
 }
 
-// capture records the programs the screen asks to run on the terminal.
+// capture records the programs the screen asks to run on the terminal:
+// each its role, then its paths.
 type capture struct{ argv [][]string }
 
 type noExec struct{}
@@ -98,8 +101,8 @@ func (noExec) Run() error          { return nil }
 func (noExec) SetStdin(io.Reader)  {}
 func (noExec) SetStdout(io.Writer) {}
 func (noExec) SetStderr(io.Writer) {}
-func (c *capture) program(argv []string) tea.ExecCommand {
-	c.argv = append(c.argv, argv)
+func (c *capture) program(x attach.Exec) tea.ExecCommand {
+	c.argv = append(c.argv, append([]string{x.Role}, x.Paths...))
 	return noExec{}
 }
 
@@ -342,7 +345,7 @@ func TestAttachClipboardImage(t *testing.T) {
 	var c capture
 	hs.m.program = c.program
 	hs.key('v', tea.ModCtrl)
-	if len(c.argv) != 1 || c.argv[0][0] != "sh" || c.argv[0][2] != clipScript {
+	if len(c.argv) != 1 || c.argv[0][0] != attach.RoleClipboard {
 		t.Fatalf("ran %q", c.argv)
 	}
 	out := c.argv[0][len(c.argv[0])-1]
@@ -391,8 +394,8 @@ func TestAttachOpen(t *testing.T) {
 	hs.send(tea.KeyPressMsg{Code: 'o', Text: "o"})
 	dir, _ := hs.store.AttachmentDir(hs.m.topic)
 	real, _ := filepath.EvalSymlinks(filepath.Join(dir, "a.txt"))
-	if len(c.argv) != 1 || c.argv[0][2] != openScript || c.argv[0][len(c.argv[0])-1] != real {
-		t.Fatalf("ran %q, want the open script on %s", c.argv, real)
+	if len(c.argv) != 1 || !slices.Equal(c.argv[0], []string{attach.RoleOpener, real}) {
+		t.Fatalf("ran %q, want the opener on %s", c.argv, real)
 	}
 }
 

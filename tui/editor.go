@@ -7,15 +7,12 @@ package tui
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-)
 
-// editorScript runs $VISUAL, else $EDITOR, else vi, on "$1" in the
-// person's environment (the client's, where the variables are set).
-const editorScript = `exec ${VISUAL:-${EDITOR:-vi}} "$1"`
+	"pullcept/attach"
+)
 
 // editedMsg brings the edited file back.
 type editedMsg struct {
@@ -23,12 +20,20 @@ type editedMsg struct {
 	err  error
 }
 
-// onTerminal runs argv on the person's terminal, then done's message.
-func (m *model) onTerminal(argv []string, done tea.ExecCallback) tea.Cmd {
+// onTerminal runs the person's program of role (attach.RoleEditor, ...) on
+// paths on the person's terminal, then done's message. The client
+// resolves the role from its own environment ($EDITOR, $PAGER, ...): the
+// screen names no program (docs/protocol.md, Exec).
+func (m *model) onTerminal(role string, paths []string, done tea.ExecCallback) tea.Cmd {
+	x := attach.Exec{Role: role, Paths: paths}
 	if m.program != nil {
-		return tea.Exec(m.program(argv), done)
+		return tea.Exec(m.program(x), done)
 	}
-	return tea.ExecProcess(exec.Command(argv[0], argv[1:]...), done)
+	cmd, err := x.Command()
+	if err != nil {
+		return func() tea.Msg { return done(err) }
+	}
+	return tea.ExecProcess(cmd, done)
 }
 
 func (m *model) editInput() tea.Cmd {
@@ -48,7 +53,7 @@ func (m *model) editInput() tea.Cmd {
 	}
 	path := f.Name()
 	m.draftFile = path
-	return m.onTerminal([]string{"sh", "-c", editorScript, "sh", path}, func(err error) tea.Msg {
+	return m.onTerminal(attach.RoleEditor, []string{path}, func(err error) tea.Msg {
 		return editedMsg{path: path, err: err}
 	})
 }

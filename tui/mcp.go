@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pullcept/app"
+	"pullcept/attach"
 )
 
 // MCPBackend is what the MCP section needs of the run (*app.App); a
@@ -157,9 +158,6 @@ func (m *model) deleteMCP(name string) tea.Cmd {
 	}
 }
 
-// pagerScript shows "$1" in the person's pager.
-const pagerScript = `exec ${PAGER:-less} "$1"`
-
 // mcpDoneMsg ends a program run for the MCP section.
 type mcpDoneMsg struct {
 	what string // log, config, new
@@ -183,7 +181,7 @@ func (m *model) showMCPLog(s app.MCPServer) tea.Cmd {
 		m.status = "log: " + err.Error()
 		return nil
 	}
-	return m.onTerminal([]string{"sh", "-c", pagerScript, "sh", path}, func(err error) tea.Msg {
+	return m.onTerminal(attach.RolePager, []string{path}, func(err error) tea.Msg {
 		return mcpDoneMsg{what: "log", path: path, err: err}
 	})
 }
@@ -195,7 +193,7 @@ func (m *model) editMCPConfig() tea.Cmd {
 		return nil
 	}
 	path := b.MCPConfigFile()
-	return m.onTerminal([]string{"sh", "-c", editorScript, "sh", path}, func(err error) tea.Msg {
+	return m.onTerminal(attach.RoleEditor, []string{path}, func(err error) tea.Msg {
 		return mcpDoneMsg{what: "config", err: err}
 	})
 }
@@ -215,7 +213,7 @@ func (m *model) newMCP() tea.Cmd {
 		m.status = "new MCP server: " + err.Error()
 		return nil
 	}
-	return m.onTerminal([]string{"sh", "-c", editorScript, "sh", path}, func(err error) tea.Msg {
+	return m.onTerminal(attach.RoleEditor, []string{path}, func(err error) tea.Msg {
 		return mcpDoneMsg{what: "new", path: path, err: err}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pullcept/app"
+	"pullcept/attach"
 )
 
 // mcpBackend is the test run with local MCP servers: a list, a log, and a
@@ -113,7 +114,7 @@ func TestMCPKeys(t *testing.T) {
 	}
 	// L shows the log in the pager; E edits the file, then it is read.
 	hs.send(tea.KeyPressMsg{Code: 'L', Text: "L"})
-	if len(c.argv) != 1 || c.argv[0][2] != pagerScript {
+	if len(c.argv) != 1 || c.argv[0][0] != attach.RolePager {
 		t.Fatalf("ran %q", c.argv)
 	}
 	logFile := c.argv[0][len(c.argv[0])-1]
@@ -126,7 +127,7 @@ func TestMCPKeys(t *testing.T) {
 		t.Fatal("the log's temporary file stays")
 	}
 	hs.send(tea.KeyPressMsg{Code: 'E', Text: "E"})
-	if len(c.argv) != 2 || c.argv[1][2] != editorScript || c.argv[1][4] != "/cfg/mcp-servers.json" {
+	if len(c.argv) != 2 || !slices.Equal(c.argv[1], []string{attach.RoleEditor, "/cfg/mcp-servers.json"}) {
 		t.Fatalf("ran %q", c.argv)
 	}
 	hs.send(mcpDoneMsg{what: "config"})

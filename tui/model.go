@@ -196,7 +196,7 @@ type model struct {
 	startTopic string
 	onShow     func(string)
 	clients    func() int
-	program    func([]string) tea.ExecCommand
+	program    programFunc
 	// att is the input line's attachments and the room's reading of
 	// them (attach.go).
 	att attachState

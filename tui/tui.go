@@ -26,6 +26,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pullcept/app"
+	"pullcept/attach"
 )
 
 // Pane is one seat's terminal as the screen needs it: an emulator over the
@@ -193,10 +194,14 @@ type Options struct {
 	// Started is given the program once made (the server sends it the
 	// client's size changes).
 	Started func(p *tea.Program)
-	// Program makes the command that runs argv on the person's terminal
-	// (nil = this process's terminal); the server's runs it on the client.
-	Program func(argv []string) tea.ExecCommand
+	// Program makes the command that runs the person's program of a role
+	// on the person's terminal (nil = this process's terminal); the
+	// server's sends it to the client, which resolves the role.
+	Program programFunc
 }
+
+// programFunc is Options.Program.
+type programFunc = func(x attach.Exec) tea.ExecCommand
 
 // ErrDetached is returned by Run when the person detached (prefix d): the
 // sessions keep running.
