@@ -73,6 +73,11 @@ func (a *App) Seats(topic string) []SeatInfo {
 	return out
 }
 
+// SetPersonEnv names the person's environment for a seat started without
+// one in its context (seat.WithEnv): a session operation, a topic
+// reopened. The server's is its most recently active client's.
+func (a *App) SetPersonEnv(f func() seat.EnvUpdate) { a.seats.SetEnvSource(f) }
+
 // StartSeat launches account in topic (its room opened first).
 func (a *App) StartSeat(ctx context.Context, topic, account string) (seat.Event, error) {
 	if err := a.EnsureOpen(topic); err != nil {

@@ -708,3 +708,24 @@ func dialAccepted(t *testing.T, l *attach.Listener, path string) (client, server
 	t.Cleanup(func() { sc.Close() })
 	return cl, sc
 }
+
+// The person's variables for a seat: only UpdateEnv's leave the client, and
+// over the server's environment they are set, or removed when the
+// client lacks them; the rest stays the server's.
+func TestPersonEnv(t *testing.T) {
+	t.Parallel()
+	client := []string{"PATH=/me/bin:/usr/bin", "HOME=/home/me", "ANTHROPIC_API_KEY=sk-secret", "LANG=ja_JP.UTF-8",
+		"LC_TIME=C", "SSH_AUTH_SOCK=/tmp/agent.2", "TERM=xterm", "HTTPS_PROXY=http://p:1", "LCX=no", "NODE_EXTRA_CA_CERTS=/ca.pem"}
+	got := attach.PersonEnv(client)
+	want := []string{"PATH=/me/bin:/usr/bin", "LANG=ja_JP.UTF-8", "LC_TIME=C", "SSH_AUTH_SOCK=/tmp/agent.2", "HTTPS_PROXY=http://p:1", "NODE_EXTRA_CA_CERTS=/ca.pem"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("PersonEnv = %q, want %q", got, want)
+	}
+	server := []string{"PATH=/usr/bin", "HOME=/home/me", "SSH_AUTH_SOCK=/tmp/agent.1", "DISPLAY=:0", "PULLCEPT_HOME=/h", "LC_ALL=C"}
+	// A hostile or old client's extra variables are dropped again here.
+	got = attach.ApplyPersonEnv(server, append(want, "LD_PRELOAD=/evil.so"))
+	want = []string{"HOME=/home/me", "PULLCEPT_HOME=/h", "PATH=/me/bin:/usr/bin", "LANG=ja_JP.UTF-8", "LC_TIME=C", "SSH_AUTH_SOCK=/tmp/agent.2", "HTTPS_PROXY=http://p:1", "NODE_EXTRA_CA_CERTS=/ca.pem"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ApplyPersonEnv = %q, want %q", got, want)
+	}
+}

@@ -101,7 +101,8 @@ func attachTUI(ctx context.Context) error {
 	if err := d.Ensure(); err != nil {
 		return err
 	}
-	h := attach.Hello{Mode: attach.ModeTUI, Env: attach.TerminalEnv(os.Environ()), Cols: 80, Rows: 24}
+	environ := os.Environ()
+	h := attach.Hello{Mode: attach.ModeTUI, Env: attach.TerminalEnv(environ), UpdateEnv: attach.PersonEnv(environ), Cols: 80, Rows: 24}
 	if w, ht, err := termSize(os.Stdout); err == nil {
 		h.Cols, h.Rows = w, ht
 	}
@@ -207,7 +208,7 @@ func StoreClient(ctx context.Context, args []string, stdout io.Writer, writes bo
 	if err := d.Ensure(); err != nil {
 		return err
 	}
-	c, uc, ok, err := DialServer(d, attach.Hello{Mode: attach.ModeCommand, Args: args}, false)
+	c, uc, ok, err := DialServer(d, attach.Hello{Mode: attach.ModeCommand, Args: args, UpdateEnv: attach.PersonEnv(os.Environ())}, false)
 	if err != nil {
 		return err
 	}

@@ -604,10 +604,12 @@ func TestServerRefusesAnotherProtocol(t *testing.T) {
 		t.Errorf("the socket's folder: %v %v", fi, err)
 	}
 
-	// First this version, by hand: the framing is right.
-	c, w := attachHello(t, l.socket, map[string]any{"proto": 1, "mode": "ls"})
-	if w.Proto != 1 || w.PID != pid || w.Error != "" {
-		t.Fatalf("Welcome to protocol 1: %+v", w)
+	// First this version (attach.ProtocolVersion), by hand: the framing
+	// is right.
+	const proto = 2
+	c, w := attachHello(t, l.socket, map[string]any{"proto": proto, "mode": "ls"})
+	if w.Proto != proto || w.PID != pid || w.Error != "" {
+		t.Fatalf("Welcome to protocol %d: %+v", proto, w)
 	}
 	typ, out, err := readAttachFrame(c)
 	if err != nil || typ != 'o' || !strings.HasPrefix(string(out), fmt.Sprintf("server  pid %d ", pid)) {
@@ -616,12 +618,12 @@ func TestServerRefusesAnotherProtocol(t *testing.T) {
 
 	// Then protocol 999.
 	c, w = attachHello(t, l.socket, map[string]any{"proto": 999, "mode": "tui", "cols": 80, "rows": 24})
-	if w.Proto != 1 || w.PID != pid {
+	if w.Proto != proto || w.PID != pid {
 		t.Errorf("Welcome to protocol 999: %+v", w)
 	}
-	// Both versions (999 and 1; the pid is more digits), and what to do.
-	if !strings.Contains(w.Error, "999") || !regexp.MustCompile(`\b1\b`).MatchString(w.Error) {
-		t.Errorf("the refusal %q does not name both versions (999 and 1)", w.Error)
+	// Both versions (999 and 2; the pid is more digits), and what to do.
+	if !strings.Contains(w.Error, "999") || !regexp.MustCompile(`\b2\b`).MatchString(w.Error) {
+		t.Errorf("the refusal %q does not name both versions (999 and 2)", w.Error)
 	}
 	if !strings.Contains(w.Error, "run the pullcept binary that started it") || !strings.Contains(w.Error, "kill-server") {
 		t.Errorf("the refusal %q does not say what to do", w.Error)

@@ -107,6 +107,7 @@ type Manager struct {
 	changed  chan struct{}
 	wg       sync.WaitGroup
 	gen      uint64 // the last launch generation handed out (under mu)
+	envSrc   envSource
 }
 
 type seatKey struct{ topic, account string }
@@ -359,7 +360,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 		return ev, err
 	}
 	l, err := Resolve(LaunchRequest{Account: acc, Topic: topic, RoomURL: m.o.RoomURL, Token: m.o.Token,
-		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.o.BaseEnv,
+		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.baseEnv(ctx),
 		Mode: mode, Capability: capability})
 	if err != nil {
 		return fail(err)

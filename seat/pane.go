@@ -242,8 +242,16 @@ func StartPane(ctx context.Context, spec PaneSpec) (*Pane, error) {
 		grace = DefaultGrace
 	}
 	childSignalsDefault()
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Env = paneEnv(spec.Env)
+	env := paneEnv(spec.Env)
+	// The program is found on the child's PATH (the person's), not this
+	// process's.
+	prog, err := LookPathIn(env, spec.Argv[0])
+	if err != nil {
+		return nil, fmt.Errorf("start pane: %w", err)
+	}
+	cmd := exec.Command(prog, spec.Argv[1:]...)
+	cmd.Args[0] = spec.Argv[0]
+	cmd.Env = env
 	cmd.Dir = spec.Dir
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: uint16(rows), Cols: uint16(cols)})
 	if err != nil {

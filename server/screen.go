@@ -144,9 +144,9 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 			close(started)
 		},
 	}
-	if len(s.a.Accounts()) > 0 {
-		o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output}
-	}
+	// Always: an account added while this screen is open (accounts add,
+	// an edit of config.json) appears at once, through the seats' change.
+	o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output}
 	err := tui.Run(runCtx, o)
 	pmu.Lock()
 	wasGone := gone

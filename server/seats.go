@@ -48,8 +48,14 @@ func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 	return out
 }
 
+// ctx carries the client's environment: a seat it starts runs with the
+// person's PATH, locale and agent of that terminal.
+func (t clientSeats) ctx() context.Context {
+	return seat.WithEnv(context.Background(), personEnv(t.c.hello))
+}
+
 func (t clientSeats) Start(topic, account string) error {
-	_, err := t.a.StartSeat(context.Background(), topic, account)
+	_, err := t.a.StartSeat(t.ctx(), topic, account)
 	return err
 }
 
@@ -58,7 +64,7 @@ func (t clientSeats) Stop(topic, account string) error {
 }
 
 func (t clientSeats) Restart(topic, account string) error {
-	_, err := t.a.RestartSeat(context.Background(), topic, account)
+	_, err := t.a.RestartSeat(t.ctx(), topic, account)
 	return err
 }
 

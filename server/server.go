@@ -23,6 +23,7 @@ import (
 	"pullcept/attach"
 	"pullcept/control"
 	"pullcept/room/wire"
+	"pullcept/seat"
 )
 
 // Options configure a server.
@@ -89,8 +90,47 @@ func Listen(o Options) (*Server, error) {
 	if o.IdleGrace <= 0 {
 		o.IdleGrace = 30 * time.Second
 	}
-	return &Server{o: o, a: o.App, log: o.App.Log(), l: l, z: newSizes(), started: time.Now(),
-		clients: map[*client]struct{}{}, stopCh: make(chan struct{}), closed: make(chan struct{}), idle: make(chan struct{}, 1)}, nil
+	s := &Server{o: o, a: o.App, log: o.App.Log(), l: l, z: newSizes(), started: time.Now(),
+		clients: map[*client]struct{}{}, stopCh: make(chan struct{}), closed: make(chan struct{}), idle: make(chan struct{}, 1)}
+	s.a.SetPersonEnv(s.latestEnv)
+	return s, nil
+}
+
+// personEnv is the person's environment a client brought for seats
+// (Hello.UpdateEnv over the server's): nil for a client that brought none,
+// which changes nothing.
+func personEnv(h attach.Hello) seat.EnvUpdate {
+	if len(h.UpdateEnv) == 0 {
+		return nil
+	}
+	vars := h.UpdateEnv
+	return func(base []string) []string { return attach.ApplyPersonEnv(base, vars) }
+}
+
+// latestEnv is the person's environment of the most recently active
+// client that brought one (tmux's update-environment takes the attaching
+// client's; here every key and resize counts), for a seat no client
+// started.
+func (s *Server) latestEnv() seat.EnvUpdate {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var best *client
+	var at time.Time
+	for c := range s.clients {
+		if len(c.hello.UpdateEnv) == 0 {
+			continue
+		}
+		c.mu.Lock()
+		act := c.active
+		c.mu.Unlock()
+		if best == nil || act.After(at) {
+			best, at = c, act
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return personEnv(best.hello)
 }
 
 // Serve accepts clients until ctx ends, a client quits or kills the server,
@@ -265,7 +305,8 @@ func (s *Server) handle(ctx context.Context, uc *os.File) {
 		default:
 		}
 	case attach.ModeCommand:
-		_ = conn.WriteJSON(attach.FrameExit, s.command(ctx, conn, h.Args))
+		// accounts add checks the PATH of the terminal that ran it.
+		_ = conn.WriteJSON(attach.FrameExit, s.command(seat.WithEnv(ctx, personEnv(h)), conn, h.Args))
 	case attach.ModeList:
 		_ = conn.Write(attach.FrameOutput, []byte(s.listing()))
 		_ = conn.WriteJSON(attach.FrameExit, attach.Exit{})
@@ -309,6 +350,8 @@ func (s *Server) serveControl(ctx context.Context, c *client) attach.Exit {
 			}
 		}
 	}()
+	// A seat this client starts runs in its person's environment.
+	ctx = seat.WithEnv(ctx, personEnv(c.hello))
 	err := (&control.Server{App: s.a}).Serve(ctx, pr, frameWriter{c.conn, attach.FrameOutput})
 	pr.Close()
 	if err != nil && ctx.Err() == nil {

@@ -350,7 +350,14 @@ type screen struct {
 
 func (f *fixture) attachScreen(cols, rows, pid int) *screen {
 	f.t.Helper()
-	conn, uc := f.dial(attach.Hello{Mode: attach.ModeTUI, Cols: cols, Rows: rows, Env: []string{"TERM=xterm-256color"}, PID: pid, TTY: "/dev/pts/test" + strconv.Itoa(pid)})
+	return f.attachScreenWith(attach.Hello{}, cols, rows, pid)
+}
+
+// attachScreenWith is attachScreen with h's other fields (UpdateEnv).
+func (f *fixture) attachScreenWith(h attach.Hello, cols, rows, pid int) *screen {
+	f.t.Helper()
+	h.Mode, h.Cols, h.Rows, h.Env, h.PID, h.TTY = attach.ModeTUI, cols, rows, []string{"TERM=xterm-256color"}, pid, "/dev/pts/test"+strconv.Itoa(pid)
+	conn, uc := f.dial(h)
 	_ = uc.SetDeadline(time.Time{}) // a screen waits for the person as long as it likes
 	s := &screen{t: f.t, f: f, pid: pid, conn: conn, uc: uc, emu: vt.NewEmulator(cols, rows),
 		changed: make(chan struct{}, 1), execs: make(chan attach.Exec, 4), exit: make(chan attach.Exit, 1), gone: make(chan struct{})}

@@ -415,7 +415,7 @@ func (m *model) drawParts(r Rect) []string {
 	lines, owner := m.partLines(r.W)
 	out = append(out, lines[partsTop(owner, m.psel, r.H-1):]...)
 	switch {
-	case m.seats == nil && r.H > len(out)+1:
+	case m.noAccounts() && r.H > len(out)+1:
 		out = append(out, "", style(" no accounts:", "2"), style(" add one to", "2"), style(" config.json", "2"))
 	case len(m.seatList) == 0 && r.H > len(out)+3:
 		out = append(out, "", style(" "+m.prefix+" a, then", "2"), style(" j/k and s seats", "2"), style(" a CLI here", "2"))
@@ -841,10 +841,14 @@ func activityText(s SeatInfo) string {
 	return s.Activity
 }
 
+// noAccounts says no account is configured (yet: one added while the
+// screen is open appears at once, through the seats' change).
+func (m *model) noAccounts() bool { return m.seats == nil || len(m.accounts) == 0 }
+
 // seatHint says, in an empty room, how to seat a CLI or add an account.
 func (m *model) seatHint() string {
-	if m.seats == nil {
-		return "No CLI can join yet: add an account to config.json (pullcept accounts add) and start pullcept again."
+	if m.noAccounts() {
+		return "No CLI can join yet: add an account (pullcept accounts add, or edit config.json); it appears here at once."
 	}
 	return "To seat a CLI here: " + m.prefix + " a (participants), pick it with j/k, press s."
 }

@@ -66,7 +66,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	if err := d.Ensure(); err != nil {
 		return err
 	}
-	c, uc, ok, err := cli.DialServer(d, attach.Hello{Mode: attach.ModeControl}, false)
+	c, uc, ok, err := cli.DialServer(d, attach.Hello{Mode: attach.ModeControl, UpdateEnv: attach.PersonEnv(os.Environ())}, false)
 	if err != nil {
 		return err
 	}
@@ -101,8 +101,9 @@ func nicknameArgs(args []string) ([2]string, bool) {
 	return [2]string{args[2], nick}, true
 }
 
-// storeCommand runs a store command inside the server.
-func storeCommand(a *app.App, args []string, stdout io.Writer) error {
+// storeCommand runs a store command inside the server; ctx carries the
+// environment of the terminal that ran it (seat.WithEnv).
+func storeCommand(ctx context.Context, a *app.App, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return errors.New("no command")
 	}
@@ -117,7 +118,9 @@ func storeCommand(a *app.App, args []string, stdout io.Writer) error {
 			fmt.Fprintf(stdout, "The room now calls %s %q (%s).\n", nick[0], name, a.Dirs().ConfigFile())
 			return nil
 		}
-		if err := seat.AccountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, exec.LookPath); err != nil {
+		// The command is found as the person's shell would find it, not on
+		// the server's PATH (the first terminal's).
+		if err := seat.AccountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, seat.LookPathFor(ctx)); err != nil {
 			return err
 		}
 		if writes(args) {

@@ -114,7 +114,7 @@ func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error)
 		App: a, Socket: attach.SocketPath(d.Runtime), Build: cli.Version(), Close: a.Close,
 		ExitWhenIdle: background, Prefix: os.Getenv("PULLCEPT_PREFIX"),
 		Command: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-			return storeCommand(a, args, stdout)
+			return storeCommand(ctx, a, args, stdout)
 		},
 	})
 }
