@@ -129,18 +129,12 @@ func (l *Listener) Close() error {
 // Path is where the listener's socket is.
 func (l *Listener) Path() string { return l.path }
 
-// privateDir checks that dir is this user's and no one else's.
+// privateDir checks that dir is this user's folder (socketDirOK) and takes
+// away any access of others: the server makes its socket only there.
 func privateDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
+	fi, err := system.socketDirOK(dir, 0o077)
+	if err != nil && !errors.Is(err, errOpenToOthers) {
 		return err
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || !ok {
-		return fmt.Errorf("%s is not a folder", dir)
-	}
-	if int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("%s belongs to uid %d, not to you (uid %d)", dir, st.Uid, os.Getuid())
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
@@ -148,6 +142,51 @@ func privateDir(dir string) error {
 		}
 	}
 	return nil
+}
+
+// ErrUnsafeSocket refuses a socket another user could have put there, or
+// could answer on: its folder is not the person's alone, or the process
+// listening is another user's.
+var ErrUnsafeSocket = errors.New("not your pullcept server's socket")
+
+var errOpenToOthers = errors.New("open to others")
+
+// host is what the socket's checks ask of the system; the tests make a
+// fake one (a fake stat, a fake peer).
+type host struct {
+	lstat     func(string) (fs.FileInfo, error)
+	getuid    func() int
+	peerCreds func(fd int) (*unix.Ucred, error)
+}
+
+var system = host{lstat: os.Lstat, getuid: os.Getuid,
+	peerCreds: func(fd int) (*unix.Ucred, error) { return unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED) }}
+
+// socketDirOK checks the folder of a socket as tmux does its own: a real
+// folder (not a symbolic link), owned by this user, with none of the
+// permission bits in open (0o022 for a client: nobody else may write it;
+// the server takes away 0o077). Otherwise it says which folder, whose it
+// is, its mode and what to do; fi is set when the folder was read.
+func (h host) socketDirOK(dir string, open fs.FileMode) (fs.FileInfo, error) {
+	fi, err := h.lstat(dir)
+	if err != nil {
+		return nil, err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	uid := h.getuid()
+	switch {
+	case !ok || !fi.IsDir():
+		return fi, fmt.Errorf("%w: %s is not a folder (mode %s): another user may have put it there; remove it, and pullcept makes the folder itself",
+			ErrUnsafeSocket, dir, fi.Mode())
+	case int(st.Uid) != uid:
+		return fi, fmt.Errorf("%w: the socket's folder %s belongs to uid %d, not to you (uid %d; mode %s): another user may have made it to catch your pullcept. "+
+			"Nothing was sent there. Have it removed (its owner or an administrator), or set PULLCEPT_HOME to a home whose run/server.sock path is short (then the socket is not in the temp folder)",
+			ErrUnsafeSocket, dir, st.Uid, uid, fi.Mode())
+	case fi.Mode().Perm()&open != 0:
+		return fi, fmt.Errorf("%w: %w: the socket's folder %s is yours but others may write it (mode %s): another user could put a socket of theirs there. Run chmod 700 %s",
+			ErrUnsafeSocket, errOpenToOthers, dir, fi.Mode(), dir)
+	}
+	return fi, nil
 }
 
 // ErrOtherUser refuses a peer of another uid.
@@ -159,8 +198,11 @@ type rawConn interface {
 	SyscallConn() (syscall.RawConn, error)
 }
 
-// CheckPeer accepts only a peer process of this uid (SO_PEERCRED).
-func CheckPeer(c rawConn) error {
+// CheckPeer accepts only a peer process of this uid (SO_PEERCRED): the
+// server checks its clients, and each client its server.
+func CheckPeer(c rawConn) error { return system.checkPeer(c) }
+
+func (h host) checkPeer(c rawConn) error {
 	raw, err := c.SyscallConn()
 	if err != nil {
 		return err
@@ -168,22 +210,27 @@ func CheckPeer(c rawConn) error {
 	var cred *unix.Ucred
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
-		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
+		cred, cerr = h.peerCreds(int(fd))
 	}); err != nil {
 		return err
 	}
 	if cerr != nil {
 		return cerr
 	}
-	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("%w (uid %d)", ErrOtherUser, cred.Uid)
+	if int(cred.Uid) != h.getuid() {
+		return fmt.Errorf("%w (uid %d, pid %d)", ErrOtherUser, cred.Uid, cred.Pid)
 	}
 	return nil
 }
 
 // Dial connects to the server at path. The connection is non-blocking and
-// on the poller, as Accept's.
-func Dial(path string) (*os.File, error) {
+// on the poller, as Accept's. As tmux's client, it talks only to a server
+// of this user: the socket's folder must be this user's and writable by
+// no one else (socketDirOK), and the process listening must run as this
+// user (CheckPeer); otherwise it refuses, having sent nothing.
+func Dial(path string) (*os.File, error) { return system.dial(path) }
+
+func (h host) dial(path string) (*os.File, error) {
 	fail := func(op string, err error) (*os.File, error) {
 		return nil, fmt.Errorf("dial unix %s: %w", path, os.NewSyscallError(op, err))
 	}
@@ -193,6 +240,9 @@ func Dial(path string) (*os.File, error) {
 	var pe *os.PathError
 	if _, err := os.Lstat(path); errors.As(err, &pe) && errors.Is(err, os.ErrNotExist) {
 		return fail("connect", pe.Err)
+	}
+	if _, err := h.socketDirOK(filepath.Dir(path), 0o022); err != nil {
+		return nil, err
 	}
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -212,7 +262,13 @@ func Dial(path string) (*os.File, error) {
 		unix.Close(fd)
 		return fail("connect", err)
 	}
-	return os.NewFile(uintptr(fd), "unix:"+path), nil
+	f := os.NewFile(uintptr(fd), "unix:"+path)
+	if err := h.checkPeer(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: the process listening at %s is not you: %w. Nothing was sent to it; find who made the socket (ls -l %s) and have it removed",
+			ErrUnsafeSocket, path, err, filepath.Dir(path))
+	}
+	return f, nil
 }
 
 // NoServer says whether err from Dial means no server listens there (no

@@ -7,14 +7,17 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"unicode/utf8"
 
 	"pullcept/attach"
 	"pullcept/dirs"
+	"pullcept/room/wire"
 	"pullcept/seat/hook"
 	"pullcept/topicstore"
 )
@@ -57,7 +60,8 @@ func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, *os.File
 				}
 				continue
 			}
-			return nil, nil, false, err
+			// A refusal is the server's text: printed, never raw.
+			return nil, nil, false, errors.New(wire.OneLine(err.Error()))
 		}
 		return c, uc, true, nil
 	}
@@ -122,7 +126,7 @@ func attachTUI(ctx context.Context) error {
 		return err
 	}
 	if exit.Message != "" {
-		fmt.Fprintln(os.Stdout, exit.Message)
+		fmt.Fprintln(os.Stdout, wire.Visible(exit.Message))
 	}
 	if exit.Code != 0 {
 		return ErrExit{exit.Code}
@@ -139,10 +143,12 @@ func Relay(ctx context.Context, c *attach.Conn, uc io.Closer, stdin io.Reader, s
 		return err
 	}
 	if exit.Message != "" {
+		// Printed outside any screen: the server's text, never raw.
+		msg := wire.Visible(exit.Message)
 		if exit.Code != 0 {
-			fmt.Fprintln(stderr, exit.Message)
+			fmt.Fprintln(stderr, msg)
 		} else {
-			fmt.Fprintln(stdout, exit.Message)
+			fmt.Fprintln(stdout, msg)
 		}
 	}
 	if exit.Code != 0 {
@@ -182,7 +188,43 @@ func askServer(ctx context.Context, mode, personOnly string, stdout io.Writer) e
 		return fmt.Errorf("no server runs for this home (%s)", attach.SocketPath(d.Runtime))
 	}
 	defer uc.Close()
-	return Relay(ctx, c, uc, nil, stdout, os.Stderr)
+	// What the server says is printed as text: a server is trusted with
+	// no escape sequence on the person's terminal.
+	out, errOut := &visibleWriter{w: stdout}, &visibleWriter{w: os.Stderr}
+	defer out.flush()
+	defer errOut.flush()
+	return Relay(ctx, c, uc, nil, out, errOut)
+}
+
+// visibleWriter writes a server's bytes through wire.Visible: no control
+// character reaches the terminal raw. A character cut between two frames
+// waits for its end; flush writes what is left.
+type visibleWriter struct {
+	w    io.Writer
+	rest []byte
+}
+
+func (v *visibleWriter) Write(p []byte) (int, error) {
+	b := append(v.rest, p...)
+	cut := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	v.rest = append([]byte(nil), b[cut:]...)
+	_, err := io.WriteString(v.w, wire.Visible(string(b[:cut])))
+	return len(p), err
+}
+
+func (v *visibleWriter) flush() {
+	if len(v.rest) > 0 {
+		_, _ = io.WriteString(v.w, wire.Visible(string(v.rest)))
+		v.rest = nil
+	}
 }
 
 // StoreClient runs a store command (topics, accounts): in the server when
