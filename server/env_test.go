@@ -126,6 +126,20 @@ func TestSeatEnvIsTheClients(t *testing.T) {
 	if _, err := f.a.StartSeat(context.Background(), topic, "bot"); err == nil {
 		t.Fatal("started with A the most recently active, whose PATH lacks the CLI")
 	}
+	// A control client (pullcept serve) that starts it: its own.
+	ctl, _ := f.dial(attach.Hello{Mode: attach.ModeControl, UpdateEnv: []string{"PATH=" + cliDir + ":" + path, "LANG=C.UTF-8"}})
+	go func() { // its events are not read here
+		for {
+			if _, _, err := ctl.Read(); err != nil {
+				return
+			}
+		}
+	}()
+	if err := ctl.Write(attach.FrameInput, []byte(`{"cmd":"start","topic":"`+topic+`","account":"bot"}`+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	started("C.UTF-8")
+
 	// Only the listed variables come: HOME stays the server's.
 	if env := personEnv(cb.hello)([]string{"HOME=/srv", "PATH=/srv/bin", "LC_ALL=C"}); strings.Join(env, " ") != "HOME=/srv PATH="+cliDir+":"+path+" LANG=en_GB.UTF-8" {
 		t.Errorf("B's environment over the server's: %q", env)
