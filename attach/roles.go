@@ -9,7 +9,6 @@ package attach
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,7 +88,7 @@ func (x Exec) Check() error {
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if !fi.Mode().IsRegular() || !ok || int(st.Uid) != os.Getuid() {
-			return bad("%q is not a regular file of yours (%s)", p, fi.Mode().Type()|fs.ModePerm&fi.Mode())
+			return bad("%q is not a regular file of yours (mode %s)", p, fi.Mode())
 		}
 	}
 	return nil
