@@ -56,6 +56,8 @@ var claudeKind = kindDef{
 	register:           registerClaude,
 	resumeLoadedSignal: true,
 	reportsStart:       true,
+	promptSignal:       true,
+	receipts:           claudeReceipts,
 	interrupt:          []byte{0x1b},
 }
 

@@ -28,6 +28,7 @@ var codexKind = kindDef{
 	command:      "codex",
 	resumeLine:   "codex resume " + SessionIDPlaceholder,
 	choosesOwnID: true,
+	promptSignal: true,
 	resumeArgs: func(command []string, id string) []string {
 		out := []string{command[0], "resume", id}
 		return append(out, command[1:]...)

@@ -59,6 +59,13 @@ type kindDef struct {
 	// reportsStart: the CLI reports its start by a hook (SessionStart) at
 	// launch; a seat of a kind that does not is ready once it runs.
 	reportsStart bool
+	// promptSignal: the CLI reports each prompt it takes, with its text
+	// (UserPromptSubmit), so a typed post's delivery mark can become
+	// received (marks.go); without it the mark is unknown.
+	promptSignal bool
+	// receipts reads, in the transcript its hooks name, the tag ids of the
+	// input given to the model from offset on (marks.go); nil: none read.
+	receipts func(path string, offset int64) (ids []string, next int64)
 	// interrupt is what the seat's stop sequence writes first so the CLI
 	// can finish writing its turn (nil: straight to the signals).
 	interrupt []byte

@@ -94,6 +94,12 @@ type ManagerOptions struct {
 	// that made it; OnOutput the same for a change of a pane's screen (nil:
 	// those go to OnChange, or Changed).
 	OnChange, OnOutput func()
+	// OnMark is told each change of a post's delivery mark in a seat
+	// (marks.go), in order; it must not block.
+	OnMark func(MarkEvent)
+	// ReceiveBound is the delivery marks' not-received bound; zero means
+	// ReceiveBound.
+	ReceiveBound time.Duration
 }
 
 // Manager runs seats. Its methods are safe for concurrent use.
@@ -108,6 +114,7 @@ type Manager struct {
 	wg       sync.WaitGroup
 	gen      uint64 // the last launch generation handed out (under mu)
 	envSrc   envSource
+	marks    *Deliveries // the posts' delivery marks (marks.go)
 }
 
 type seatKey struct{ topic, account string }
@@ -160,8 +167,10 @@ func NewManager(o ManagerOptions, accounts []Account) *Manager {
 	}
 	m := &Manager{o: o, seats: map[seatKey]*Seat{}, subs: map[chan Event]struct{}{}, changed: make(chan struct{}, 1)}
 	m.SetAccounts(accounts)
+	m.marks = NewDeliveries(DeliveriesOptions{OnMark: o.OnMark, Bound: o.ReceiveBound})
 	if o.Typist != nil {
 		o.Typist.setHoldReporter(m.typistHeld)
+		o.Typist.setMarkReporter(m.marks.typist)
 	}
 	return m
 }
@@ -344,16 +353,19 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
 		AbortReported: acc.Kind == KindCodex,
 		CLI:           acc.CallName(), OnChange: func(snap ActivitySnapshot) {
+			m.marks.Busy(topic, account, busyState(snap.State))
 			m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: acc.CallName(), Activity: &snap})
 		}})
 	m.seats[key] = s
 	m.mu.Unlock()
+	m.marks.Seat(topic, account, def.promptSignal, def.receipts)
 	m.emit(Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateStarting})
 
 	fail := func(err error) (Event, error) {
 		m.mu.Lock()
 		delete(m.seats, key)
 		m.mu.Unlock()
+		m.marks.Ended(topic, account)
 		close(s.done)
 		ev := Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateExited, Error: err.Error()}
 		m.emit(ev)
@@ -455,6 +467,7 @@ func (m *Manager) watch(s *Seat, key seatKey) {
 	if m.o.Typist != nil {
 		m.o.Typist.Detach(s.Topic, s.Account.ID)
 	}
+	m.marks.Ended(s.Topic, s.Account.ID)
 	s.Activity.Exited()
 	s.mu.Lock()
 	appeared, requested := s.appeared, s.requested || status.Requested
@@ -713,6 +726,7 @@ func (m *Manager) Activity(ctx context.Context, topic, account, event string, bo
 		return err
 	}
 	s.Activity.Apply(ev)
+	m.marks.Hook(topic, account, ev.Event, body)
 	switch ev.Event {
 	case "PreToolUse", "PermissionRequest", "Elicitation", "Notification":
 		ctx, cancel := context.WithTimeout(ctx, hookBarrier)

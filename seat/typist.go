@@ -71,6 +71,10 @@ type TypistOptions struct {
 	// OnTyped, if set, is told after each post's \r was written. It must
 	// not block.
 	OnTyped func(topic, account string, post wire.Post)
+	// OnMark, if set, is told each post's delivery mark in a terminal as
+	// the typist knows it: held (why), typing, typed (marks.go). It must not
+	// block.
+	OnMark func(topic, account string, post wire.Post, mark Mark, why string)
 	// Names answers an account's calling name and name as saved now, for
 	// the receiver fields of an addressed post's tag (you, your_full_name),
 	// read when the post is typed; nil or !ok: the tag has neither.
@@ -117,6 +121,7 @@ type termQueue struct {
 	why          string // why the head is held, "" when not
 	report       [2]any // the last (held, why) told to OnHold
 	onHoldReport func(held int, why string)
+	onMark       func(p wire.Post, mark Mark, why string)
 
 	// onHold, for tests, is called each time the head post is held.
 	onHold func()
@@ -168,6 +173,9 @@ func (t *Typist) attach(topic, account string, w TerminalWriter, g Gate, onHold 
 	t.mu.Lock()
 	if f := t.opts.OnHold; f != nil {
 		q.onHoldReport = func(held int, why string) { f(topic, account, held, why) }
+	}
+	if f := t.opts.OnMark; f != nil {
+		q.onMark = func(p wire.Post, mark Mark, why string) { f(topic, account, p, mark, why) }
 	}
 	if t.closed {
 		t.mu.Unlock()
@@ -271,6 +279,7 @@ func (q *termQueue) push(p queued, first bool) {
 		q.posts = append(q.posts, p)
 	}
 	q.reportLocked()
+	q.markHeldLocked()
 	q.mu.Unlock()
 	notifyChan(q.ready)
 }
@@ -316,6 +325,7 @@ func (q *termQueue) hold(why string) {
 	q.mu.Lock()
 	q.why = why
 	q.reportLocked()
+	q.markHeldLocked()
 	q.mu.Unlock()
 }
 
@@ -402,6 +412,7 @@ func (t *Typist) typeLoop(q *termQueue) {
 			}
 		}
 		q.hold("")
+		q.mark(p, markTyping)
 		err := t.typePost(q, p)
 		if q.gate != nil {
 			q.gate.End()
@@ -411,8 +422,11 @@ func (t *Typist) typeLoop(q *termQueue) {
 				return
 			}
 			t.opts.Log.Warn("typing a room post into a terminal failed; post dropped", "err", err)
-		} else if t.opts.OnTyped != nil {
-			t.opts.OnTyped(q.topic, q.account, p.post)
+		} else {
+			q.mark(p, MarkTyped)
+			if t.opts.OnTyped != nil {
+				t.opts.OnTyped(q.topic, q.account, p.post)
+			}
 		}
 		q.pop(p)
 	}
