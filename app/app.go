@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"time"
 
 	"pullcept/dirs"
 	"pullcept/room"
@@ -51,6 +52,9 @@ type Options struct {
 	// MCP configures the local MCP servers of mcp-servers.json
 	// (mcpservers.go); the zero value runs the file's.
 	MCP MCPOptions
+	// ReceiveBound is how long a typed post may go unseen as a prompt
+	// before it is marked not received; zero means seat.ReceiveBound.
+	ReceiveBound time.Duration
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -75,6 +79,8 @@ type App struct {
 	life lifecycle
 	// mcp runs the local MCP servers (mcpservers.go).
 	mcp *mcpState
+	// deliveries are the posts' delivery marks shown (marks.go).
+	deliveries deliveries
 
 	reloadMu sync.Mutex // one reload of config.json at a time
 	watchMu  sync.Mutex
@@ -155,7 +161,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.quiet = newQuietRelease(releaseAfter, nil)
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
-		OnUsage: a.seatUsage, OnChange: a.fanChange, OnOutput: a.fanOutput}, accounts)
+		OnUsage: a.seatUsage, OnChange: a.fanChange, OnOutput: a.fanOutput, OnMark: a.delivered, ReceiveBound: o.ReceiveBound}, accounts)
 	a.sock.SetHooks(a.seats)
 	var opsNotice string
 	a.ops, opsNotice = newSessionOps(a, filepath.Join(o.Dirs.Data, SessionOperationsFile))

@@ -37,6 +37,8 @@ type Event struct {
 	Seat   seat.Event
 	Notice string
 	Need   Need
+	// Delivery is a post's delivery mark in a seat (EventDelivery).
+	Delivery Delivery
 }
 
 // QueueLimit is how many events a subscriber may have pending before they

@@ -149,6 +149,7 @@ func (a *App) Delete(ctx context.Context, topic string) error {
 		return fmt.Errorf("delete %s: %w", topic, err)
 	}
 	a.engine.Drop(topic)
+	a.forgetDeliveries(topic)
 	return nil
 }
 

@@ -181,6 +181,8 @@ func (s *Server) forward(ctx context.Context, sub *app.Subscription) {
 				s.writeRoom(ev.Room)
 			case app.EventSeat:
 				s.write(seatLine(ev.Seat))
+			case app.EventDelivery:
+				s.write(deliveryLine(ev.Delivery))
 			case app.EventResync:
 				s.write(line{"event": "resync", "reason": "the event stream fell behind and events were lost; read again what you show (topics, open, seats)"})
 			}
@@ -224,6 +226,16 @@ func seatLine(ev app.SeatEvent) line {
 		delete(m, "state")
 	}
 	return m
+}
+
+// deliveryLine is a post's delivery mark in a seat:
+// {"event":"delivery","topic":…,"message_id":…,"account":…,"mark":…,"why":…}.
+func deliveryLine(d app.Delivery) line {
+	l := line{"event": "delivery", "topic": d.Topic, "message_id": d.MessageID, "account": d.Account, "mark": d.Mark}
+	if d.Why != "" {
+		l["why"] = d.Why
+	}
+	return l
 }
 
 func errLine(c Command, format string, a ...any) line {

@@ -30,12 +30,22 @@ type harness struct {
 
 func start(t *testing.T) (*harness, map[string]any) {
 	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith is start with the app's options changed by opt (nil: none).
+func startWith(t *testing.T, opt func(*app.Options)) (*harness, map[string]any) {
+	t.Helper()
 	home := t.TempDir()
 	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.Start(context.Background(), app.Options{Dirs: d, PersonName: "Master", Accounts: []seat.Account{}, ExePath: "/bin/false"})
+	o := app.Options{Dirs: d, PersonName: "Master", Accounts: []seat.Account{}, ExePath: "/bin/false"}
+	if opt != nil {
+		opt(&o)
+	}
+	a, err := app.Start(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +88,12 @@ func (h *harness) next(t *testing.T) map[string]any {
 }
 
 // answer reads lines until one is not a run's event (post, roster, seat,
-// activity, usage, resync): a command's answer.
+// activity, usage, resync, delivery): a command's answer.
 func (h *harness) answer(t *testing.T) map[string]any {
 	t.Helper()
 	for {
 		switch m := h.next(t); m["event"] {
-		case "post", "roster", "seat", "activity", "usage", "resync":
+		case "post", "roster", "seat", "activity", "usage", "resync", "delivery":
 		default:
 			return m
 		}
