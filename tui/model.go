@@ -283,6 +283,7 @@ func (m *model) openTopic(id string) tea.Cmd {
 	rs, ok := m.rooms[id]
 	if !ok {
 		rs = newRoomState(id)
+		rs.loadMarks(m.app)
 		m.rooms[id] = rs
 	}
 	rs.roster = m.app.Roster(id)
@@ -547,6 +548,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.takeNeed(msg.ev.Need)
 		case app.EventMCP:
 			m.refreshMCP()
+		case app.EventDelivery:
+			if rs := m.rooms[msg.ev.Delivery.Topic]; rs != nil {
+				rs.setMark(msg.ev.Delivery)
+			}
 		}
 	case mcpDoneMsg:
 		return m.mcpDone(msg)
@@ -683,6 +688,7 @@ func (m *model) resync() tea.Cmd {
 		old := rs.offset
 		*rs = *newRoomState(id)
 		rs.roster, rs.offset, rs.loading = m.app.Roster(id), old, true
+		rs.loadMarks(m.app)
 		cmds = append(cmds, m.loadPage(id, ""))
 	}
 	return tea.Batch(cmds...)

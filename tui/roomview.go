@@ -31,6 +31,9 @@ type roomState struct {
 	own    map[string]bool
 	others map[string]bool
 	roster []app.Participant
+	// marks are the posts' delivery marks: message id -> account ->
+	// mark (marks.go).
+	marks map[string]map[string]app.Delivery
 
 	loaded  bool // the first page arrived (or the topic is new)
 	loading bool
@@ -69,7 +72,8 @@ type roomLine struct {
 }
 
 func newRoomState(topic string) *roomState {
-	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]bool{}, expanded: map[string]bool{}}
+	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]bool{}, expanded: map[string]bool{},
+		marks: map[string]map[string]app.Delivery{}}
 }
 
 func (r *roomState) invalidate() { r.cacheOK = false }
@@ -278,6 +282,9 @@ func (r *roomState) postLines(p wire.Post, w int, c roomCtx) []roomLine {
 			l = style(l, "2")
 		}
 		out = append(out, roomLine{text: "  " + l, post: p.MessageID})
+	}
+	if l := r.markLine(p.MessageID, w, c); l != "" {
+		out = append(out, roomLine{text: l, post: p.MessageID})
 	}
 	return out
 }
