@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"pullcept/e2e/clihome"
 	"pullcept/e2e/fakemodel"
@@ -134,4 +135,20 @@ func modelOf(r fakemodel.Request) string {
 	var v struct{ Model string }
 	_ = json.Unmarshal(r.Body, &v)
 	return v.Model
+}
+
+// Delivery marks with the newest Claude (as TestRealClaudeDeliveryMarks).
+func TestLatestClaudeDeliveryMarks(t *testing.T) {
+	t.Parallel()
+	c := newLatestRoom(t, permAgent("Bash", func(cmd string) map[string]any {
+		return map[string]any{"command": cmd, "description": "Run the check"}
+	}), "claude --permission-mode default")
+	marksScenario(t, c, "claude", claudeName, "Do you want to proceed?", "\r")
+}
+
+// A post typed during a turn of the newest Claude is received (as
+// TestRealClaudeMarksDuringATurn).
+func TestLatestClaudeMarksDuringATurn(t *testing.T) {
+	t.Parallel()
+	duringATurn(t, newLatestRoom(t, slowAgent(4*time.Second), ""))
 }

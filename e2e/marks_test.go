@@ -78,24 +78,30 @@ func marksScenario(t *testing.T, c *cliRoom, account, name, prompt, approve stri
 	c.waitActivity(t, from, topic, account, func(a map[string]any) bool { return a["state"] == "waiting" && a["wait"] == "permission" })
 	c.waitScreen(t, topic, account, prompt)
 	q := c.post(t, topic, "@"+name+" are you there?", c.lastPostID(topic))
-	c.waitDelivery(t, from, topic, account, q, "held", "waiting for your permission")
+	q2 := c.post(t, topic, "@"+name+" and now?", c.lastPostID(topic))
+	for _, id := range []string{q, q2} {
+		c.waitDelivery(t, from, topic, account, id, "held", "waiting for your permission")
+	}
 	time.Sleep(200 * time.Millisecond) // Claude refuses a dialog's keys for 150 ms after it paints it (hold_test.go)
 	answered := c.mark()
 	c.do(map[string]any{"cmd": "keys", "topic": topic, "account": account, "keys": approve})
-	c.waitDelivery(t, answered, topic, account, q, "received", "")
-	c.waitPost(topic, name, "ack from "+name+": are you there?")
+	for _, id := range []string{q, q2} {
+		c.waitDelivery(t, answered, topic, account, id, "received", "")
+	}
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("the approved command did not run: %v", err)
 	}
-	for _, id := range []string{hello, run, q} {
+	for _, id := range []string{hello, run, q, q2} {
 		got := c.marksOf(topic, account, id)
 		t.Logf("marks of %s: %q", id, got)
 		if n := strings.Count(strings.Join(got, " "), "received"); n != 1 || got[len(got)-1] != "received" || strings.Contains(strings.Join(got, " "), "not_received") {
 			t.Fatalf("the marks of %s: %q, want received once, last", id, got)
 		}
 	}
-	if got := c.marksOf(topic, account, q); got[0] != "held" {
-		t.Fatalf("the held post's marks: %q", got)
+	for _, id := range []string{q, q2} {
+		if got := c.marksOf(topic, account, id); got[0] != "held" {
+			t.Fatalf("the held post's marks: %q", got)
+		}
 	}
 }
 
@@ -119,7 +125,11 @@ func slowAgent(pause time.Duration) fakemodel.Behaviour {
 // "queued_command" record marks it received, never not received.
 func TestRealClaudeMarksDuringATurn(t *testing.T) {
 	t.Parallel()
-	c := newCLIRoom(t, slowAgent(4*time.Second))
+	duringATurn(t, newCLIRoom(t, slowAgent(4*time.Second)))
+}
+
+func duringATurn(t *testing.T, c *cliRoom) {
+	t.Helper()
 	topic := c.topic()
 	c.startSeat(t, topic, "claude", claudeName)
 	from := c.mark()
