@@ -282,12 +282,16 @@ func (m *Deliveries) Busy(topic, account string, busy bool) {
 	}
 	s.busy = busy
 	for id, pm := range s.posts {
-		if pm.mark != MarkTyped {
-			continue
-		}
-		if busy {
+		switch {
+		case !busy && (pm.mark == MarkReceived || pm.mark == MarkUnknown):
+			// Settled (the typist told its \r long before the CLI is
+			// ready again): forgotten, so a seat that runs for days
+			// keeps only what may still change.
+			delete(s.posts, id)
+		case pm.mark != MarkTyped:
+		case busy:
 			m.disarmLocked(pm)
-		} else {
+		default:
 			m.armLocked(topic, account, id, pm)
 		}
 	}

@@ -146,6 +146,15 @@ func TestMarksHeldTypedReceived(t *testing.T) {
 	if got := log.all(); len(got) != len(want) {
 		t.Fatalf("marks after the bound: %q", got)
 	}
+	// Settled marks are forgotten once the CLI is ready again.
+	apply(t, a, hkPrompt)
+	apply(t, a, hkStop)
+	d.mu.Lock()
+	n := len(d.seats[termKey{"t", "a"}].posts)
+	d.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d settled posts kept", n)
+	}
 }
 
 // TestMarksNotReceivedAfterTheBound: a typed post that no prompt reports
