@@ -65,9 +65,10 @@ var ReceiveBound = 30 * time.Second
 
 // Why a post was not received.
 const (
-	WhyUnseen     = "not seen as a prompt in time after its CLI was ready; not retyped"
-	WhyEndedTyped = "the seat ended before its CLI took it"
-	WhyEndedHeld  = "the seat ended before it was typed"
+	WhyUnseen       = "not seen as a prompt in time after its CLI was ready; not retyped"
+	WhyEndedTyped   = "the seat ended before its CLI took it"
+	WhyEndedHeld    = "the seat ended before it was typed"
+	WhyTypingFailed = "typing it into the terminal failed"
 )
 
 // MarkEvent is one post's mark in one seat, as it changed.
@@ -182,6 +183,10 @@ func (m *Deliveries) typist(topic, account string, p wire.Post, mark Mark, why s
 	case markTyping:
 		if pm.mark == "" || pm.mark == MarkHeld {
 			pm.mark, pm.why = markTyping, "" // no event: typed follows
+		}
+	case MarkNotReceived: // the typist could not type it
+		if pm.mark != MarkReceived {
+			m.setLocked(topic, account, p.MessageID, pm, MarkNotReceived, why)
 		}
 	case MarkTyped:
 		if pm.mark == MarkReceived {
@@ -489,9 +494,9 @@ func (q *termQueue) markHeldLocked() {
 }
 
 // mark tells one post's mark.
-func (q *termQueue) mark(p queued, mark Mark) {
+func (q *termQueue) mark(p queued, mark Mark, why string) {
 	if q.onMark != nil {
-		q.onMark(p.post, mark, "")
+		q.onMark(p.post, mark, why)
 	}
 }
 

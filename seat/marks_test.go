@@ -3,7 +3,9 @@ package seat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -305,4 +307,25 @@ func TestMarksClaudeTranscriptReceipts(t *testing.T) {
 	if got := log.all(); got[len(got)-1] != "a m0 received" {
 		t.Fatalf("marks after the bound: %q", got)
 	}
+}
+
+// failTerm is a terminal whose writes fail.
+type failTerm struct{ *fakeTerm }
+
+func (failTerm) TypeRoom(context.Context, []byte) error { return errors.New("pty gone") }
+
+// TestMarksTypingFailed: a post the typist could not type (and dropped)
+// is marked not received with the reason, never left typing or held.
+func TestMarksTypingFailed(t *testing.T) {
+	t.Parallel()
+	var log markLog
+	d := NewDeliveries(DeliveriesOptions{AfterFunc: (&fakeTimers{}).AfterFunc, OnMark: log.add})
+	ty := NewTypist(TypistOptions{Location: tokyo, Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+		Log: slog.New(slog.DiscardHandler)})
+	ty.setMarkReporter(d.typist)
+	t.Cleanup(ty.Close)
+	d.Seat("t", "a", true, nil)
+	ty.Attach("t", "a", failTerm{newFakeTerm()})
+	ty.Deliver("t", roomPost("m1", "Kai", "one"), "admin", []string{"a"})
+	log.wait(t, "a m1 not_received ("+WhyTypingFailed+")")
 }

@@ -412,7 +412,7 @@ func (t *Typist) typeLoop(q *termQueue) {
 			}
 		}
 		q.hold("")
-		q.mark(p, markTyping)
+		q.mark(p, markTyping, "")
 		err := t.typePost(q, p)
 		if q.gate != nil {
 			q.gate.End()
@@ -422,8 +422,9 @@ func (t *Typist) typeLoop(q *termQueue) {
 				return
 			}
 			t.opts.Log.Warn("typing a room post into a terminal failed; post dropped", "err", err)
+			q.mark(p, MarkNotReceived, WhyTypingFailed)
 		} else {
-			q.mark(p, MarkTyped)
+			q.mark(p, MarkTyped, "")
 			if t.opts.OnTyped != nil {
 				t.opts.OnTyped(q.topic, q.account, p.post)
 			}
