@@ -126,6 +126,10 @@ func (l *Listener) Close() error {
 	return l.f.Close()
 }
 
+// Disown makes Close leave the socket file, which a new listener at the
+// same path now owns (the server's SIGUSR1).
+func (l *Listener) Disown() { l.unlink.Do(func() {}) }
+
 // Path is where the listener's socket is.
 func (l *Listener) Path() string { return l.path }
 

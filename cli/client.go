@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"pullcept/attach"
@@ -34,6 +36,10 @@ func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, *os.File
 	path := attach.SocketPath(d.Runtime)
 	for attempt := 0; ; attempt++ {
 		uc, err := attach.Dial(path)
+		if err != nil && attach.NoServer(err) && attempt == 0 {
+			// No socket, yet perhaps a server: its socket file was deleted.
+			uc, err = wakeServer(d, path, err)
+		}
 		if err != nil {
 			if !attach.NoServer(err) {
 				return nil, nil, false, fmt.Errorf("attach to %s: %w", path, err)
@@ -64,6 +70,44 @@ func DialServer(d dirs.Dirs, h attach.Hello, start bool) (*attach.Conn, *os.File
 			return nil, nil, false, errors.New(wire.OneLine(err.Error()))
 		}
 		return c, uc, true, nil
+	}
+}
+
+// ErrUnreachable is a server that holds the home's lock and made no socket
+// when asked (wakeServer).
+type ErrUnreachable struct {
+	PID    int
+	Socket string
+}
+
+func (e *ErrUnreachable) Error() string {
+	return fmt.Sprintf("the pullcept server (pid %d) holds this home but does not answer at %s, even after SIGUSR1: end it with pullcept kill-server or kill -TERM %d", e.PID, e.Socket, e.PID)
+}
+
+// wakeServer is a dial that found no socket (noSock): when an engine still
+// holds the home's lock (dirs.LockHolder checks its pid holds it and is
+// this user's), it is sent SIGUSR1, on which the server makes its socket
+// again, as tmux does, and the socket is dialled until it answers.
+func wakeServer(d dirs.Dirs, path string, noSock error) (*os.File, error) {
+	pid, err := dirs.LockHolder(d.State)
+	if err != nil {
+		return nil, err
+	}
+	if pid == 0 {
+		return nil, noSock
+	}
+	if err := syscall.Kill(pid, syscall.SIGUSR1); err != nil {
+		return nil, fmt.Errorf("signal the pullcept server (pid %d) to make its socket again: %w", pid, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		uc, err := attach.Dial(path)
+		if err == nil || !attach.NoServer(err) {
+			return uc, err
+		}
+		if time.Now().After(deadline) {
+			return nil, &ErrUnreachable{PID: pid, Socket: path}
+		}
+		time.Sleep(20 * time.Millisecond) // polling: nothing tells a socket's birth
 	}
 }
 
@@ -165,7 +209,34 @@ func listServer(ctx context.Context, stdout io.Writer) error {
 // killServer is `pullcept kill-server`: the server and its seats end (the
 // seats' stop sequence) before it returns.
 func killServer(ctx context.Context, stdout io.Writer) error {
-	return askServer(ctx, attach.ModeKill, "ending the server", stdout)
+	err := askServer(ctx, attach.ModeKill, "ending the server", stdout)
+	var un *ErrUnreachable
+	if !errors.As(err, &un) {
+		return err
+	}
+	// A server that cannot make its socket still ends on SIGTERM (its
+	// seats' stop sequence, then the lock).
+	if err := syscall.Kill(un.PID, syscall.SIGTERM); err != nil {
+		return fmt.Errorf("%v; SIGTERM: %w", un, err)
+	}
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		pid, err := dirs.LockHolder(d.State)
+		if err != nil {
+			return err
+		}
+		if pid != un.PID {
+			fmt.Fprintf(stdout, "pullcept server (pid %d) ended by SIGTERM: its socket %s did not answer\n", un.PID, un.Socket)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the pullcept server (pid %d) did not end within 30 s of SIGTERM", un.PID)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // askServer sends one screenless request (ls, kill) to the running server;

@@ -79,3 +79,55 @@ func lockHome(stateDir string, writePID bool) (release func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// LockHolder is the engine that holds the home's lock, found without its
+// socket (a deleted socket file; kill-server): the pid written in the lock,
+// trusted only when that pid still holds a lock on that very file (Linux's
+// /proc/locks) and runs as this user. 0 with no error: no engine holds it.
+func LockHolder(stateDir string) (int, error) {
+	path := filepath.Join(stateDir, LockFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		return 0, nil // no engine's pid: none, or a store command's brief hold
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		return 0, err
+	}
+	locks, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return 0, fmt.Errorf("cannot tell who holds %s: %w", path, err)
+	}
+	if !holdsFlock(string(locks), pid, st.Dev, st.Ino) {
+		return 0, nil // a killed engine's pid, perhaps reused since
+	}
+	var pst unix.Stat_t
+	if err := unix.Stat("/proc/"+strconv.Itoa(pid), &pst); err != nil {
+		return 0, nil // it ended meanwhile
+	}
+	if int(pst.Uid) != os.Getuid() {
+		return 0, fmt.Errorf("the lock %s is held by pid %d of uid %d, not this user's (%d): not signalled", path, pid, pst.Uid, os.Getuid())
+	}
+	return pid, nil
+}
+
+// holdsFlock reads /proc/locks ("1: FLOCK  ADVISORY  WRITE 19140
+// fe:00:9981729 0 EOF": pid, then major:minor in hex and the inode) for an
+// exclusive flock of pid on the file dev/ino.
+func holdsFlock(locks string, pid int, dev, ino uint64) bool {
+	want := fmt.Sprintf("%02x:%02x:%d", unix.Major(dev), unix.Minor(dev), ino)
+	for _, line := range strings.Split(locks, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 6 && f[1] == "FLOCK" && f[3] == "WRITE" && f[4] == strconv.Itoa(pid) && f[5] == want {
+			return true
+		}
+	}
+	return false
+}

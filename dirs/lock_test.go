@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // The engine's lock names its pid to a refused second engine; a store
@@ -60,4 +62,49 @@ func TestLockHomePIDs(t *testing.T) {
 		t.Fatalf("after the store command's release: %v", err)
 	}
 	release()
+}
+
+// The engine found by the lock (kill-server with its socket gone) is the
+// pid that still holds the lock: a pid left by a killed engine, or written
+// by hand, is nobody.
+func TestLockHolder(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, LockFile)
+	if pid, err := LockHolder(dir); pid != 0 || err != nil {
+		t.Fatalf("no lock file: %d %v", pid, err)
+	}
+	release, err := LockHome(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := LockHolder(dir); pid != os.Getpid() || err != nil {
+		t.Errorf("held by this process: %d %v, want %d", pid, err, os.Getpid())
+	}
+	release()
+	// A pid that holds no lock on the file (here: this process, released).
+	if err := os.WriteFile(path, []byte(fmt.Sprintf("%d\n", os.Getpid())), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := LockHolder(dir); pid != 0 || err != nil {
+		t.Errorf("a pid that holds no lock: %d %v, want none", pid, err)
+	}
+	brief, err := LockHomeBriefly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, err := LockHolder(dir); pid != 0 || err != nil {
+		t.Errorf("a store command's hold: %d %v, want none", pid, err)
+	}
+	brief()
+}
+
+func TestHoldsFlock(t *testing.T) {
+	locks := "1: POSIX  ADVISORY  WRITE 42 fe:00:77 0 EOF\n2: FLOCK  ADVISORY  READ 42 fe:00:77 0 EOF\n3: FLOCK  ADVISORY  WRITE 43 fe:00:77 0 EOF\n4: FLOCK  ADVISORY  WRITE 42 fe:01:77 0 EOF\n"
+	dev := unix.Mkdev(0xfe, 0)
+	if holdsFlock(locks, 42, dev, 77) {
+		t.Error("a POSIX lock, a shared flock, another pid's and another device's taken for pid 42's")
+	}
+	if !holdsFlock(locks+"5: FLOCK  ADVISORY  WRITE 42 fe:00:77 0 EOF\n", 42, dev, 77) {
+		t.Error("pid 42's exclusive flock not found")
+	}
 }

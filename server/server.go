@@ -147,16 +147,20 @@ func (s *Server) Serve(outer context.Context) string {
 			s.stop("the server was stopped (signal)")
 		case <-s.stopCh:
 		}
-		s.l.Close()
+		s.listener().Close()
 	}()
 	if s.o.ExitWhenIdle {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.watchIdle(ctx) }()
 	}
 	s.log.Info("server listening", "socket", s.o.Socket, "pid", os.Getpid())
-	for {
-		conn, err := s.l.Accept()
+	for l := s.listener(); ; {
+		conn, err := l.Accept()
 		if err != nil {
+			if nl := s.listener(); nl != l { // Relisten replaced it
+				l = nl
+				continue
+			}
 			break
 		}
 		s.wg.Add(1)

@@ -28,7 +28,7 @@ func main() {
 func engine(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "serve":
-		return serve(ctx, stdin, stdout)
+		return serve(ctx, stdin, stdout, stderr)
 	case "server":
 		return runServer(ctx, stderr)
 	case "accounts":
@@ -55,7 +55,7 @@ func accountsHere(d dirs.Dirs, args []string, stdout io.Writer) error {
 
 // serve is `pullcept serve`: a control client of the running server, or
 // the engine in the foreground when none runs (never two engines).
-func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error {
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
@@ -71,7 +71,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 		return err
 	}
 	if !ok {
-		return serveForeground(ctx, d, stdin, stdout)
+		return serveForeground(ctx, d, stdin, stdout, stderr)
 	}
 	defer uc.Close()
 	return cli.Relay(ctx, c, uc, stdin, stdout, os.Stderr)

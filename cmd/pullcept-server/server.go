@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -108,10 +109,14 @@ func copyFile(src, dst string) error {
 	return out.Close()
 }
 
-// newServer makes the server of the app a.
-func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error) {
+// newServer makes the server of the app a; closeApp ends the app when the
+// server ends (nil: a.Close).
+func newServer(a *app.App, d dirs.Dirs, background bool, closeApp func()) (*server.Server, error) {
+	if closeApp == nil {
+		closeApp = a.Close
+	}
 	return server.Listen(server.Options{
-		App: a, Socket: attach.SocketPath(d.Runtime), Build: cli.Version(), Close: a.Close,
+		App: a, Socket: attach.SocketPath(d.Runtime), Build: cli.Version(), Close: closeApp,
 		ExitWhenIdle: background, Prefix: os.Getenv("PULLCEPT_PREFIX"),
 		Command: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return storeCommand(ctx, a, args, stdout)
@@ -126,6 +131,8 @@ func newServer(a *app.App, d dirs.Dirs, background bool) (*server.Server, error)
 func runServer(ctx context.Context, stderr io.Writer) error {
 	ctx, stop := cli.OnStopSignal(ctx)
 	defer stop()
+	usr1 := onRelistenSignal()
+	defer signal.Stop(usr1)
 	d, err := dirs.Resolve(os.Getenv)
 	if err != nil {
 		return err
@@ -149,11 +156,12 @@ func runServer(ctx context.Context, stderr io.Writer) error {
 	if err != nil {
 		return fail(err)
 	}
-	srv, err := newServer(a, d, ready != nil)
+	srv, err := newServer(a, d, ready != nil, nil)
 	if err != nil {
 		a.Close()
 		return fail(err)
 	}
+	go relistenOn(usr1, srv)
 	if ready != nil {
 		fmt.Fprintln(ready, "ok")
 		ready.Close()
@@ -169,24 +177,60 @@ func runServer(ctx context.Context, stderr io.Writer) error {
 // this process's stdio is its first control client; it ends with stdin.
 // A signal stops it as EOF does (the client of a running server, serve's
 // other case, needs no handler: a signal ends it and the server sees the
-// connection close).
-func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout io.Writer) error {
+// connection close). kill-server ends it as it ends a background server:
+// the server's end stops the stdio client first, then closes the app —
+// whose last step gives the home's lock back — and the process exits (it
+// went on serving its stdio, without the lock, beside the next server).
+func serveForeground(ctx context.Context, d dirs.Dirs, stdin io.Reader, stdout, stderr io.Writer) error {
 	ctx, stop := cli.OnStopSignal(ctx)
 	defer stop()
+	usr1 := onRelistenSignal()
+	defer signal.Stop(usr1)
 	a, err := startApp(ctx, d, 0)
 	if err != nil {
 		return err
 	}
-	srv, err := newServer(a, d, false)
+	cctx, stopControl := context.WithCancel(ctx)
+	defer stopControl()
+	controlDone := make(chan struct{})
+	srv, err := newServer(a, d, false, func() {
+		stopControl()
+		<-controlDone
+		a.Close()
+	})
 	if err != nil {
 		a.Close()
 		return err
 	}
-	sctx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { srv.Serve(sctx); close(done) }()
-	err = (&control.Server{App: a}).Serve(ctx, stdin, stdout)
-	stop()
-	<-done
+	go relistenOn(usr1, srv)
+	sctx, stopServer := context.WithCancel(ctx)
+	reason := make(chan string, 1)
+	go func() { reason <- srv.Serve(sctx) }()
+	err = (&control.Server{App: a}).Serve(cctx, stdin, stdout)
+	close(controlDone)
+	stopServer()
+	why := <-reason
+	if err == nil && ctx.Err() == nil && cctx.Err() != nil {
+		fmt.Fprintln(stderr, "pullcept serve:", why) // kill-server ended it
+	}
 	return err
+}
+
+// onRelistenSignal takes SIGUSR1 from the start, before the home's lock:
+// a client that finds the lock held and no socket sends it (cli.DialServer),
+// and its default action would end the process.
+func onRelistenSignal() chan os.Signal {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGUSR1)
+	return ch
+}
+
+// relistenOn makes the server's socket again at each SIGUSR1 (tmux's
+// answer to a deleted socket file), until the channel is stopped.
+func relistenOn(ch chan os.Signal, srv *server.Server) {
+	for range ch {
+		if err := srv.Relisten(); err != nil {
+			fmt.Fprintln(os.Stderr, "pullcept server:", err)
+		}
+	}
 }
