@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -64,6 +65,7 @@ func stableExe(runtime string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	removeDeadTemps(dir)
 	if err := keepCopy(self, filepath.Join(dir, cli.ServerName)); err != nil {
 		return "", err
 	}
@@ -71,18 +73,33 @@ func stableExe(runtime string) (string, error) {
 	return dst, keepCopy(front, dst)
 }
 
-// keepCopy puts a link (else a copy) of the binary src at dst, replacing
-// dst whole.
+// keepCopy puts the binary src at dst, whole or not at all (issue 32: at
+// every start 16.5 MB were copied, and a full disk left a partial file):
+// nothing to do when dst is src (a link) or the copy made last time (same
+// size and modification time, which a copy takes from src; a rebuilt
+// binary has a new one); else a hard link, else a copy, each made under a
+// temporary name renamed into place and removed on failure.
 func keepCopy(src, dst string) error {
 	src, err := filepath.EvalSymlinks(src)
 	if err != nil {
 		return err
 	}
+	si, err := os.Stat(src)
+	if err != nil {
+		return err
+	}
+	if di, err := os.Lstat(dst); err == nil && di.Mode().IsRegular() &&
+		(os.SameFile(si, di) || di.Size() == si.Size() && di.ModTime().Equal(si.ModTime())) {
+		return nil
+	}
 	tmp := dst + ".tmp" + strconv.Itoa(os.Getpid())
 	_ = os.Remove(tmp)
 	if err := os.Link(src, tmp); err != nil {
-		if err := copyFile(src, tmp); err != nil {
-			return fmt.Errorf("keep a copy of %s for the seats: %w", src, err)
+		if err := copyFile(src, tmp, si); err != nil {
+			os.Remove(tmp)
+			return fmt.Errorf("the server cannot start: it keeps its binaries in %s for the seats (so a rebuild does not break them), and copying %s (%.1f MB) there failed: %w; "+
+				"free space there, or set PULLCEPT_HOME (or XDG_RUNTIME_DIR) to a folder on a disk with room, ideally the binaries' own disk, where a link costs nothing",
+				filepath.Dir(dst), src, float64(si.Size())/(1<<20), err)
 		}
 	}
 	if err := os.Rename(tmp, dst); err != nil {
@@ -92,7 +109,7 @@ func keepCopy(src, dst string) error {
 	return nil
 }
 
-func copyFile(src, dst string) error {
+func copyFile(src, dst string, si os.FileInfo) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -106,7 +123,22 @@ func copyFile(src, dst string) error {
 		out.Close()
 		return err
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chtimes(dst, si.ModTime(), si.ModTime())
+}
+
+// removeDeadTemps removes the temporary files of a start that was killed
+// while it linked or copied (NAME.tmpPID, PID no longer running).
+func removeDeadTemps(dir string) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*.tmp*"))
+	for _, n := range names {
+		pid, err := strconv.Atoi(n[strings.LastIndex(n, ".tmp")+len(".tmp"):])
+		if err == nil && pid > 0 && syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.Remove(n)
+		}
+	}
 }
 
 // newServer makes the server of the app a; closeApp ends the app when the
