@@ -24,6 +24,11 @@ type floor struct {
 	entries []floorEntry // oldest first, at most FloorWindow
 	byID    map[string]uint64
 	last    uint64 // seq of the newest post, 0 when none
+	// prior: the ids of the topic's posts logged before this run, oldest
+	// first (seedPrior), only for refusing a reused message_id across a
+	// restart: with entries they are the topic's last FloorWindow posts.
+	prior    []string
+	priorSet map[string]bool
 }
 
 func newFloor() *floor { return &floor{byID: map[string]uint64{}} }
@@ -36,8 +41,27 @@ func (f *floor) position(id string) uint64 {
 	return f.byID[id]
 }
 
-// has reports whether id is on the floor.
-func (f *floor) has(id string) bool { _, ok := f.byID[id]; return ok }
+// has reports whether id is one of the topic's last FloorWindow posts: on
+// the floor, or logged before this run.
+func (f *floor) has(id string) bool { _, ok := f.byID[id]; return ok || f.priorSet[id] }
+
+// seedPrior takes the ids of the topic's last posts in the log, oldest
+// first, read with the room unlocked: those the floor took meanwhile are
+// its own, and only as many as the window has room for are kept.
+func (f *floor) seedPrior(logged []string) {
+	var older []string
+	for _, id := range logged {
+		if _, ok := f.byID[id]; !ok && id != "" {
+			older = append(older, id)
+		}
+	}
+	older = older[max(0, len(older)-(FloorWindow-len(f.entries))):]
+	f.prior = older
+	f.priorSet = make(map[string]bool, len(older))
+	for _, id := range older {
+		f.priorSet[id] = true
+	}
+}
 
 // missed lists the posts from other connections after both lastSeen and the
 // seat's position.
@@ -65,4 +89,8 @@ func (f *floor) add(p wire.Post, origin ConnID) {
 	}
 	f.entries = append(f.entries, floorEntry{seq: f.last, post: p, origin: origin})
 	f.byID[p.MessageID] = f.last
+	if len(f.prior) > 0 && len(f.entries)+len(f.prior) > FloorWindow {
+		delete(f.priorSet, f.prior[0])
+		f.prior = f.prior[1:]
+	}
 }

@@ -130,6 +130,8 @@ type Room struct {
 	seats map[ConnID]*seat
 	order []ConnID // seat order for the roster
 
+	prior sync.Once // the floor's ids of the posts logged before this run
+
 	sockets int  // seats of socket connections (the person's not counted)
 	dropped bool // the topic was deleted: no more roster events
 	roster  rosterState
@@ -600,6 +602,9 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	if in.messageID != "" && !validMessageID(in.messageID) {
 		return Outcome{}, fmt.Errorf("%w: at most 128 printable characters without spaces", ErrBadID)
 	}
+	if in.messageID != "" {
+		e.seedPrior(r)
+	}
 	to := wire.Addressees(in.to)
 	content := in.content
 	if src == fromApp {
@@ -698,6 +703,28 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 		}
 	}
 	return Outcome{Delivered: true, Post: p}, nil
+}
+
+// seedPrior gives the room's floor, once, the ids of the topic's last
+// FloorWindow posts in the log, so that a sender's message_id is refused
+// when any of the topic's last FloorWindow posts holds it, across a
+// restart too (docs/decisions.md "message_id"). Read at the first post
+// that brings its own id, outside the room's lock; a log that cannot be
+// read seeds nothing (the floor alone still refuses).
+func (e *Engine) seedPrior(r *Room) {
+	r.prior.Do(func() {
+		page, err := e.cfg.Log.Page(r.topic, FloorWindow, "")
+		if err != nil {
+			return
+		}
+		ids := make([]string, len(page.Posts))
+		for i, p := range page.Posts {
+			ids[i] = p.MessageID
+		}
+		r.mu.Lock()
+		r.floor.seedPrior(ids)
+		r.mu.Unlock()
+	})
 }
 
 // TSLayout is the UTC RFC 3339 timestamp of posts, to the millisecond.

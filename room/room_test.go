@@ -614,3 +614,54 @@ func TestAddressingByCallingName(t *testing.T) {
 		t.Errorf("after Lin became Luna, @Lin addresses the other holder only: to %q", p.To)
 	}
 }
+
+// A sender's message_id is refused while any of the topic's last
+// FloorWindow posts holds it (docs/decisions.md "message_id"), whoever said
+// it and across a restart: nothing is logged, delivered or published.
+// Before, a new run's room forgot every id its log held.
+func TestMessageIDReuseRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	lin := f.join(t, "Lin", "acc-claude")
+	if _, err := f.e.PostFromConn(lin, wire.PostFrame{MessageID: "m1", Content: "a"}); err != nil {
+		t.Fatal(err)
+	}
+	cx := f.join(t, "Cody", "acc-codex")
+	if _, err := f.e.PostFromConn(cx, wire.PostFrame{MessageID: "m1", Content: "b", LastSeen: "m1"}); !errors.Is(err, ErrDuplicateID) {
+		t.Fatalf("another connection's reuse: %v", err)
+	}
+
+	// The next run, on the same log.
+	ty := &typist{}
+	e := New(Config{Log: f.log, Typer: ty, PersonName: "Master"})
+	if _, err := e.Open(topicA); err != nil {
+		t.Fatal(err)
+	}
+	sub := e.Subscribe()
+	defer sub.Close()
+	id := e.NewConn()
+	if err := e.Hello(id, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Lin", Room: topicA, AccountID: "acc-claude"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.PostFromConn(id, wire.PostFrame{MessageID: "m1", Content: "c"}); !errors.Is(err, ErrDuplicateID) {
+		t.Fatalf("a reuse after a restart: %v, want %v", err, ErrDuplicateID)
+	}
+	if got := f.log.ids(topicA); len(got) != 1 {
+		t.Fatalf("the refused posts were logged: %v", got)
+	}
+	// m1 and FloorWindow-1 newer posts: still the window.
+	for i := 0; i < FloorWindow-1; i++ {
+		if _, err := e.PostFromConn(id, wire.PostFrame{Content: fmt.Sprint("p", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := e.PostFromConn(id, wire.PostFrame{MessageID: "m1", Content: "d"}); !errors.Is(err, ErrDuplicateID) {
+		t.Fatalf("a reuse within the window: %v", err)
+	}
+	if _, err := e.PostFromConn(id, wire.PostFrame{Content: "the window moves past m1"}); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := e.PostFromConn(id, wire.PostFrame{MessageID: "m1", Content: "e"}); err != nil || !o.Delivered {
+		t.Fatalf("m1 out of the window: %v %v, want delivered", o, err)
+	}
+}
