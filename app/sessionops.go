@@ -8,8 +8,13 @@ package app
 // grants nothing.
 //
 // Every request is saved to session-operations.json (the data folder)
-// before anything runs; a worker of its own, not the connection, carries it
-// out. The same operation_id with the same request from the same requester
+// before anything runs — each change as one line appended to the journal
+// beside it, folded into the file at start, at the end and whenever the
+// journal has as many lines as the file has records — and a worker of its
+// own, not the connection, carries it out. One requester (a seat: account
+// and topic) gets a burst of opBurst new operations, then one every
+// opEvery; past that, a request is refused and nothing recorded or run.
+// The same operation_id with the same request from the same requester
 // (account and topic: a seat that restarted itself asks again from its new
 // launch) answers the same record and never runs twice; the same id with
 // anything else is refused. Operations on one seat go through the seat's
@@ -48,6 +53,26 @@ import (
 // data folder. Deleting it forgets which operation ids were used.
 const SessionOperationsFile = "session-operations.json"
 
+// SessionOperationsJournal, beside the file, holds the records changed
+// since the file was last written whole, one JSON record a line, the
+// newest line of an id winning (issue 32: writing the whole file at every
+// step cost 75 ms a step after 1,000 records). It is folded into the file
+// at start, at the end, and when it has as many lines as the file has
+// records (at least journalMin), so a step's write does not grow with the
+// history (the fold's cost, spread over the steps since the last, does
+// not either).
+const SessionOperationsJournal = "session-operations.journal"
+
+const journalMin = 256
+
+// The bound on one requester's new operations (issue 32: none, so a seat
+// could make thousands): a burst of opBurst, then one every opEvery. The
+// spec's use — a seat restarting itself or a few others — stays far below.
+const (
+	opBurst = 10
+	opEvery = 6 * time.Second
+)
+
 // opsFile is the file's shape.
 type opsFile struct {
 	Version    int                  `json:"version"`
@@ -68,14 +93,18 @@ type sessionOps struct {
 	a    *App
 	path string
 	now  func() time.Time
-	// write saves the file (tests make it fail).
-	write func(path string, data []byte) error
+	// write saves the file, appendLine the journal (tests make them fail).
+	write      func(path string, data []byte) error
+	appendLine func(path string, line []byte) error
+	journal    string
 
-	mu      sync.Mutex
-	recs    map[string]*wire.SessionRecord
-	order   []string
-	done    map[string]chan struct{} // closed when the record is final
-	closing bool
+	mu        sync.Mutex
+	recs      map[string]*wire.SessionRecord
+	order     []string
+	journaled int // lines in the journal
+	budget    map[wire.SessionLaunch]*opBudget
+	done      map[string]chan struct{} // closed when the record is final
+	closing   bool
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -85,40 +114,48 @@ type sessionOps struct {
 // newSessionOps reads the file and interrupts what the last run left
 // unfinished. notice is what the status line should say ("" for nothing).
 func newSessionOps(a *App, path string) (o *sessionOps, notice string) {
-	o = &sessionOps{a: a, path: path, now: time.Now, write: writeFileAtomic,
-		recs: map[string]*wire.SessionRecord{}, done: map[string]chan struct{}{}}
+	o = &sessionOps{a: a, path: path, now: time.Now, write: writeFileAtomic, appendLine: appendSynced,
+		journal: filepath.Join(filepath.Dir(path), SessionOperationsJournal),
+		recs:    map[string]*wire.SessionRecord{}, done: map[string]chan struct{}{}, budget: map[wire.SessionLaunch]*opBudget{}}
 	o.ctx, o.cancel = context.WithCancel(context.Background())
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return o, ""
+		data = nil
 	case err != nil:
 		a.log.Error("session operations: the record could not be read", "path", path, "err", err)
 		return o, fmt.Sprintf("%s could not be read (%v): earlier operation ids are not known", path, err)
 	}
 	var f opsFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	if data == nil {
+		// no file yet: only the journal, if any
+	} else if err := json.Unmarshal(data, &f); err != nil {
 		aside := fmt.Sprintf("%s.unreadable-%s", path, o.now().UTC().Format("20060102T150405Z"))
 		rerr := os.Rename(path, aside)
 		a.log.Error("session operations: the record is not readable JSON; set aside", "path", path, "aside", aside, "err", err, "rename_err", rerr)
 		return o, fmt.Sprintf("%s was not readable and was set aside as %s: earlier operation ids are not known", path, filepath.Base(aside))
 	}
-	changed := 0
 	for i := range f.Operations {
 		r := f.Operations[i]
 		if r.OperationID == "" || o.recs[r.OperationID] != nil {
 			continue
 		}
-		if !wire.OpFinal(r.State) {
-			r.State, r.Error, r.UpdatedAt = wire.OpInterrupted, reasonInterruptedAtStart, o.stamp()
-			changed++
-		}
 		o.recs[r.OperationID] = &r
 		o.order = append(o.order, r.OperationID)
 	}
+	replayed := o.replayJournal()
+	changed := 0
+	for _, id := range o.order {
+		if r := o.recs[id]; !wire.OpFinal(r.State) {
+			r.State, r.Error, r.UpdatedAt = wire.OpInterrupted, reasonInterruptedAtStart, o.stamp()
+			changed++
+		}
+	}
 	if changed > 0 {
 		a.log.Warn("session operations left unfinished by the last run were interrupted", "count", changed)
-		if err := o.saveLocked(); err != nil {
+	}
+	if changed > 0 || replayed {
+		if err := o.compactLocked(); err != nil {
 			a.log.Error("session operations: the record could not be saved", "err", err)
 			return o, fmt.Sprintf("session operations: %d unfinished operation(s) interrupted, but %s could not be saved: %v", changed, path, err)
 		}
@@ -126,10 +163,67 @@ func newSessionOps(a *App, path string) (o *sessionOps, notice string) {
 	return o, ""
 }
 
+// replayJournal applies the journal's records over the file's (the newest
+// line of an id wins); a line that is not a record (the torn last line of
+// a crash) is skipped. It says whether there was a journal.
+func (o *sessionOps) replayJournal() bool {
+	data, err := os.ReadFile(o.journal)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			o.a.log.Error("session operations: the journal could not be read", "path", o.journal, "err", err)
+		}
+		return false
+	}
+	bad := 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var r wire.SessionRecord
+		if err := json.Unmarshal([]byte(line), &r); err != nil || r.OperationID == "" {
+			bad++
+			continue
+		}
+		if o.recs[r.OperationID] == nil {
+			o.order = append(o.order, r.OperationID)
+		}
+		o.recs[r.OperationID] = &r
+	}
+	if bad > 0 {
+		o.a.log.Warn("session operations: journal lines that are not records were skipped", "path", o.journal, "count", bad)
+	}
+	return true
+}
+
 func (o *sessionOps) stamp() string { return o.now().UTC().Format(time.RFC3339Nano) }
 
-// saveLocked writes every record (o.mu held).
-func (o *sessionOps) saveLocked() error {
+// saveLocked saves the record id has now (o.mu held): one line appended
+// to the journal, then the fold when the journal is as long as the file.
+// A fold that fails is logged and tried again at the next step: the
+// journal still holds every change.
+func (o *sessionOps) saveLocked(id string) error {
+	r := *o.recs[id]
+	r.ProcessRunning, r.RoomConnected = nil, nil
+	line, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := o.appendLine(o.journal, append(line, '\n')); err != nil {
+		return err
+	}
+	o.journaled++
+	if o.journaled >= max(journalMin, len(o.order)) {
+		if err := o.compactLocked(); err != nil {
+			o.a.log.Error("session operations: the journal could not be folded into the record", "err", err)
+		}
+	}
+	return nil
+}
+
+// compactLocked writes every record to the file whole, then empties the
+// journal (o.mu held). A crash between the two replays the journal over a
+// file that already holds it: the same records.
+func (o *sessionOps) compactLocked() error {
 	f := opsFile{Version: 1, Operations: make([]wire.SessionRecord, 0, len(o.order))}
 	for _, id := range o.order {
 		r := *o.recs[id]
@@ -140,11 +234,77 @@ func (o *sessionOps) saveLocked() error {
 	if err != nil {
 		return err
 	}
-	return o.write(o.path, append(data, '\n'))
+	if err := o.write(o.path, append(data, '\n')); err != nil {
+		return err
+	}
+	if err := os.Remove(o.journal); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	o.journaled = 0
+	return nil
 }
 
 // writeFileAtomic writes data to path whole or not at all (0600).
 func writeFileAtomic(path string, data []byte) error { return safefile.Replace(path, data) }
+
+// appendSynced appends line to path (0600) and syncs it, and the folder
+// when the file is new. A write that fails is cut off again, so the next
+// line does not join a torn one.
+func appendSynced(path string, line []byte) error {
+	_, statErr := os.Lstat(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	var size int64
+	if fi, serr := f.Stat(); serr == nil {
+		size = fi.Size()
+	}
+	_, err = f.Write(line)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		_ = f.Truncate(size)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && statErr != nil {
+		if d, derr := os.Open(filepath.Dir(path)); derr == nil {
+			err = d.Sync()
+			d.Close()
+		}
+	}
+	return err
+}
+
+// opBudget is one requester's token bucket.
+type opBudget struct {
+	tokens float64
+	at     time.Time
+}
+
+// takeLocked spends one of by's operations, or says how long until one is
+// there (o.mu held).
+func (o *sessionOps) takeLocked(by wire.SessionLaunch) (ok bool, wait time.Duration) {
+	key := wire.SessionLaunch{AccountID: by.AccountID, TopicID: by.TopicID}
+	now := o.now()
+	b := o.budget[key]
+	if b == nil {
+		b = &opBudget{tokens: opBurst, at: now}
+		o.budget[key] = b
+	}
+	if d := now.Sub(b.at); d > 0 {
+		b.tokens = min(opBurst, b.tokens+float64(d)/float64(opEvery))
+	}
+	b.at = now
+	if b.tokens < 1 {
+		return false, time.Duration((1 - b.tokens) * float64(opEvery))
+	}
+	b.tokens--
+	return true, 0
+}
 
 // normalise trims the request's fields and checks its shape: the rules a
 // caller can fix in the request itself. What depends on the seats (an
@@ -226,11 +386,18 @@ func (o *sessionOps) Control(caller seat.LaunchRef, req wire.SessionOperation) (
 		o.mu.Unlock()
 		return wire.SessionRecord{}, fmt.Errorf("%w: pullcept is ending; nothing was accepted", ErrOperation)
 	}
+	if ok, wait := o.takeLocked(by); !ok {
+		o.mu.Unlock()
+		o.a.log.Warn("session operation refused: over the requester's bound", "operation", op.OperationID, "by", by.AccountID, "topic", by.TopicID)
+		return wire.SessionRecord{}, fmt.Errorf("%w: too many session operations from this seat (at most %d at once, then one every %s); nothing was run or recorded: ask again in %s, with the same operation_id",
+			ErrOperation, opBurst, opEvery, wait.Round(time.Second)+time.Second)
+	}
 	now := o.stamp()
 	rec := &wire.SessionRecord{SessionOperation: op, RequestedBy: by, State: wire.OpAccepted, AcceptedAt: now, UpdatedAt: now}
 	o.recs[op.OperationID] = rec
 	o.order = append(o.order, op.OperationID)
-	if err := o.saveLocked(); err != nil {
+	if err := o.saveLocked(op.OperationID); err != nil {
+		o.budget[wire.SessionLaunch{AccountID: by.AccountID, TopicID: by.TopicID}].tokens++ // nothing ran
 		delete(o.recs, op.OperationID)
 		o.order = o.order[:len(o.order)-1]
 		o.mu.Unlock()
@@ -310,7 +477,7 @@ func (o *sessionOps) update(id string, f func(r *wire.SessionRecord)) (wire.Sess
 	}
 	f(r)
 	r.UpdatedAt = o.stamp()
-	if err := o.saveLocked(); err != nil {
+	if err := o.saveLocked(id); err != nil {
 		o.a.log.Error("session operation: the record could not be saved", "operation", id, "state", r.State, "err", err)
 		o.a.bus.publish(Event{Kind: EventNotice, Notice: fmt.Sprintf("session operation %s is %s, but %s could not be saved: %v", id, r.State, SessionOperationsFile, err)})
 	}
@@ -478,6 +645,13 @@ func (o *sessionOps) close() {
 	o.mu.Unlock()
 	for _, id := range open {
 		o.finish(id, outcome{state: wire.OpInterrupted, reason: reasonInterruptedAtClose})
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.journaled > 0 {
+		if err := o.compactLocked(); err != nil {
+			o.a.log.Error("session operations: the journal could not be folded into the record", "err", err)
+		}
 	}
 }
 

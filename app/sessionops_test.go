@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -615,6 +617,7 @@ func TestSessionOpsSaveFirst(t *testing.T) {
 	f := newOpsFixture(t)
 	f.a.ops.mu.Lock()
 	f.a.ops.write = func(string, []byte) error { return errors.New("disk full") }
+	f.a.ops.appendLine = func(string, []byte) error { return errors.New("disk full") }
 	f.a.ops.mu.Unlock()
 	_, err := f.a.ops.Control(seat.LaunchRef{Topic: f.topic, Account: "lin"}, wire.SessionOperation{OperationID: "unsaved", Action: "start", Mode: "fresh", AccountID: "lay", TopicID: f.topic})
 	if err == nil || !strings.Contains(err.Error(), "could not be saved") {
@@ -681,5 +684,213 @@ func TestSessionNoticeText(t *testing.T) {
 	// line.
 	if got := room.AppNoticeText("a\noperation_id: x"); got != "a"+room.NoReply+"\noperation_id: x" {
 		t.Errorf("room.AppNoticeText = %q", got)
+	}
+}
+
+// testClock is a clock the test moves.
+type testClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *testClock) get() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+func (c *testClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// TestSessionOpsBoundPerRequester: one requester gets opBurst new
+// operations at once, then one every opEvery; past that a request is an
+// error with nothing recorded or run, while another requester and a
+// request asked again with its id are not held back. Every operation that
+// ran posts its one app notice, the refused none. Before: no bound.
+func TestSessionOpsBoundPerRequester(t *testing.T) {
+	t.Parallel()
+	f := newOpsFixture(t)
+	clock := &testClock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	f.a.ops.mu.Lock()
+	f.a.ops.now = clock.get
+	f.a.ops.mu.Unlock()
+	lin := seat.LaunchRef{Topic: f.topic, Account: "lin"}
+	stop := func(id string) wire.SessionOperation {
+		return wire.SessionOperation{OperationID: id, Action: "stop", AccountID: "lay", TopicID: f.topic}
+	}
+	ran := 0
+	run := func(by seat.LaunchRef, id string) {
+		t.Helper()
+		if _, err := f.a.ops.Control(by, stop(id)); err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		final(t, f.a, id)
+		appNotice(t, f.sub, id)
+		ran++
+	}
+	refused := func(id string) {
+		t.Helper()
+		_, err := f.a.ops.Control(lin, stop(id))
+		if err == nil || !errors.Is(err, ErrOperation) || !strings.Contains(err.Error(), "too many session operations") {
+			t.Fatalf("%s over the bound: %v", id, err)
+		}
+		if _, err := f.a.ops.Status(id); err == nil {
+			t.Fatalf("%s over the bound was recorded", id)
+		}
+	}
+	for i := 0; i < opBurst; i++ {
+		run(lin, fmt.Sprint("burst-", i))
+	}
+	refused("over")
+	if rec, err := f.a.ops.Control(lin, stop("burst-0")); err != nil || rec.OperationID != "burst-0" {
+		t.Fatalf("the same request asked again: %+v %v", rec, err)
+	}
+	run(seat.LaunchRef{Topic: f.topic, Account: "lay"}, "another-requester")
+	clock.add(opEvery)
+	run(lin, "after-a-while")
+	refused("over-again")
+
+	page, err := f.a.Page(f.topic, 200, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices := 0
+	for _, p := range page.Posts {
+		if strings.Contains(p.Content, "\noperation_id: ") {
+			notices++
+		}
+		if strings.Contains(p.Content, "operation_id: over") {
+			t.Errorf("a refused request posted: %q", p.Content)
+		}
+	}
+	if notices != ran || launches(f.st) != 0 {
+		t.Errorf("%d notices for %d operations run (%d launches)", notices, ran, launches(f.st))
+	}
+}
+
+// opsHistory writes a record file of n finished operations.
+func opsHistory(t testing.TB, home string, n int) {
+	t.Helper()
+	f := opsFile{Version: 1}
+	for i := 0; i < n; i++ {
+		f.Operations = append(f.Operations, wire.SessionRecord{
+			SessionOperation: wire.SessionOperation{OperationID: fmt.Sprint("old-", i), Action: "stop", AccountID: "lay", TopicID: "01JB0000000000000000000000"},
+			RequestedBy:      wire.SessionLaunch{AccountID: "lin", TopicID: "01JB0000000000000000000000"},
+			State:            wire.OpFailed, Error: "the seat is not running in this topic",
+			AcceptedAt: "2026-12-04T09:00:00Z", UpdatedAt: "2026-12-04T09:00:01Z"})
+	}
+	data, _ := json.MarshalIndent(f, "", "  ")
+	if err := os.WriteFile(filepath.Join(home, SessionOperationsFile), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionOpsStepWrite: with 1,000 records kept, an operation's steps
+// (accepted, running, failed) write a few records' bytes, not the file;
+// the file stays the whole record — folded at the end and at the next
+// start, a journal left by a crash (its last line torn) included. Before:
+// each step rewrote every record (75 ms a step after 1,000).
+func TestSessionOpsStepWrite(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	opsHistory(t, home, 1000)
+	whole, _ := os.ReadFile(filepath.Join(home, SessionOperationsFile))
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "sleep 60"}}
+	a := startAt(t, home, st)
+	topic, _ := a.NewTopic()
+	var mu sync.Mutex
+	written := 0
+	a.ops.mu.Lock()
+	write := a.ops.write
+	a.ops.write = func(path string, data []byte) error {
+		mu.Lock()
+		written += len(data)
+		mu.Unlock()
+		return write(path, data)
+	}
+	a.ops.mu.Unlock()
+	journal := filepath.Join(home, "session-operations.journal")
+	before := int64(0)
+	if fi, err := os.Stat(journal); err == nil {
+		before = fi.Size()
+	}
+	if _, err := a.ops.Control(seat.LaunchRef{Topic: topic, Account: "lin"}, wire.SessionOperation{OperationID: "new-1", Action: "stop", AccountID: "lay", TopicID: topic}); err != nil {
+		t.Fatal(err)
+	}
+	final(t, a, "new-1")
+	grew := int64(0)
+	if fi, err := os.Stat(journal); err == nil {
+		grew = fi.Size() - before
+	}
+	mu.Lock()
+	cost := int64(written) + grew
+	mu.Unlock()
+	if cost > 8<<10 {
+		t.Errorf("one operation's three steps wrote %d bytes with 1,000 records kept (the file is %d bytes)", cost, len(whole))
+	}
+
+	// The end folds the journal into the file.
+	a.Close()
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("the journal is left after the end: %v", err)
+	}
+	var f opsFile
+	data, _ := os.ReadFile(filepath.Join(home, SessionOperationsFile))
+	if err := json.Unmarshal(data, &f); err != nil || len(f.Operations) != 1001 || f.Operations[1000].OperationID != "new-1" || f.Operations[1000].State != wire.OpFailed {
+		t.Fatalf("the record after the end: %d operations, %v", len(f.Operations), err)
+	}
+
+	// A crash's journal: a changed record, a new one, a torn last line.
+	changed := f.Operations[5]
+	changed.State, changed.Error = wire.OpInterrupted, "changed in the journal"
+	added := f.Operations[1000]
+	added.OperationID, added.State = "journal-only", wire.OpRunning
+	var lines []byte
+	for _, r := range []wire.SessionRecord{changed, added} {
+		b, _ := json.Marshal(r)
+		lines = append(append(lines, b...), '\n')
+	}
+	lines = append(lines, `{"operation_id":"torn","act`...)
+	if err := os.WriteFile(journal, lines, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := startAt(t, home, st)
+	if rec, err := b.ops.Status(changed.OperationID); err != nil || rec.Error != "changed in the journal" {
+		t.Errorf("a journal's change: %+v %v", rec, err)
+	}
+	if rec, err := b.ops.Status("journal-only"); err != nil || rec.State != wire.OpInterrupted {
+		t.Errorf("a journal's unfinished record: %+v %v", rec, err)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("the journal is left after the start folded it: %v", err)
+	}
+	data, _ = os.ReadFile(filepath.Join(home, SessionOperationsFile))
+	if err := json.Unmarshal(data, &f); err != nil || len(f.Operations) != 1002 {
+		t.Errorf("the record after a start with a journal: %d operations, %v", len(f.Operations), err)
+	}
+}
+
+// BenchmarkSessionOpsStep is one step's save (a record's change) with 10
+// and with 1,000 records kept: the same cost (before: 75 ms at 1,000).
+func BenchmarkSessionOpsStep(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprint(n, "-records"), func(b *testing.B) {
+			home := b.TempDir()
+			opsHistory(b, home, n)
+			a := &App{log: slog.New(slog.DiscardHandler), bus: newBus()}
+			o, notice := newSessionOps(a, filepath.Join(home, SessionOperationsFile))
+			if notice != "" {
+				b.Fatal(notice)
+			}
+			id := "bench"
+			o.mu.Lock()
+			o.recs[id] = &wire.SessionRecord{SessionOperation: wire.SessionOperation{OperationID: id, Action: "stop", AccountID: "lay", TopicID: "t"}, State: wire.OpAccepted}
+			o.order = append(o.order, id)
+			o.mu.Unlock()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				o.update(id, func(r *wire.SessionRecord) { r.State = wire.OpRunning })
+			}
+			b.StopTimer()
+			b.Logf("%d records: %v a step", n, b.Elapsed()/time.Duration(b.N))
+		})
 	}
 }

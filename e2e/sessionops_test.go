@@ -38,23 +38,33 @@ type opRecord struct {
 	} `json:"requested_by"`
 }
 
-// savedRecord reads one operation from session-operations.json.
+// savedRecord reads one operation from session-operations.json and, while
+// the server runs, the journal beside it (its newest line of an id wins).
 func savedRecord(t *testing.T, phome, id string) opRecord {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(phome, "session-operations.json"))
-	if err != nil {
+	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	var f struct{ Operations []opRecord }
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, r := range f.Operations {
-		if r.OperationID == id {
+	journal, _ := os.ReadFile(filepath.Join(phome, "session-operations.journal"))
+	for _, line := range strings.Split(string(journal), "\n") {
+		var r opRecord
+		if json.Unmarshal([]byte(line), &r) == nil && r.OperationID != "" {
+			f.Operations = append(f.Operations, r)
+		}
+	}
+	for i := len(f.Operations) - 1; i >= 0; i-- {
+		if r := f.Operations[i]; r.OperationID == id {
 			return r
 		}
 	}
-	t.Fatalf("no record of %s in session-operations.json:\n%s", id, data)
+	t.Fatalf("no record of %s in session-operations.json:\n%s\njournal:\n%s", id, data, journal)
 	return opRecord{}
 }
 
