@@ -2,6 +2,9 @@ package server
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"syscall"
 
 	"pullcept/attach"
 )
@@ -16,12 +19,17 @@ func (s *Server) Relisten() error {
 	if s.reason != "" {
 		return nil // ending: its listener is closing
 	}
+	if ino := socketIno(s.o.Socket); ino != 0 && ino == s.sockIno {
+		// Still its own socket (a signal sent while it started): a new
+		// listener would drop the connections waiting on this one.
+		return nil
+	}
 	l, err := attach.Listen(s.o.Socket)
 	if err != nil {
 		return fmt.Errorf("server socket %s: %w", s.o.Socket, err)
 	}
 	old := s.l
-	s.l = l
+	s.l, s.sockIno = l, socketIno(s.o.Socket)
 	old.Disown()
 	old.Close()
 	s.log.Info("server socket made again", "socket", s.o.Socket)
@@ -33,4 +41,16 @@ func (s *Server) listener() *attach.Listener {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.l
+}
+
+// socketIno is the inode of the socket file at path, 0 when there is none.
+func socketIno(path string) uint64 {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode().Type() != fs.ModeSocket {
+		return 0
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ino
+	}
+	return 0
 }

@@ -52,6 +52,7 @@ type Server struct {
 	a       *app.App
 	log     *slog.Logger
 	l       *attach.Listener
+	sockIno uint64 // the inode of the socket file l made (Relisten)
 	z       *sizes
 	started time.Time
 
@@ -92,6 +93,7 @@ func Listen(o Options) (*Server, error) {
 	}
 	s := &Server{o: o, a: o.App, log: o.App.Log(), l: l, z: newSizes(), started: time.Now(),
 		clients: map[*client]struct{}{}, stopCh: make(chan struct{}), closed: make(chan struct{}), idle: make(chan struct{}, 1)}
+	s.sockIno = socketIno(o.Socket)
 	s.a.SetPersonEnv(s.latestEnv)
 	return s, nil
 }
