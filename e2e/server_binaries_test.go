@@ -39,7 +39,7 @@ func TestServerOnAFullDisk(t *testing.T) {
 	if res.code == 0 {
 		t.Fatalf("pullcept server started on a 2 MB disk:\n%s%s", res.out, res.err)
 	}
-	for _, want := range []string{"cannot start", filepath.Join(home, "run", "bin"), "MB", "no space left on device", "free space"} {
+	for _, want := range []string{"cannot keep the server's binaries in " + filepath.Join(home, "run", "bin"), "MB", "no space left on device", "Free space there"} {
 		if !strings.Contains(res.err, want) {
 			t.Errorf("pullcept server's error does not say %q:\n%s", want, res.err)
 		}

@@ -97,8 +97,8 @@ func keepCopy(src, dst string) error {
 	if err := os.Link(src, tmp); err != nil {
 		if err := copyFile(src, tmp, si); err != nil {
 			os.Remove(tmp)
-			return fmt.Errorf("the server cannot start: it keeps its binaries in %s for the seats (so a rebuild does not break them), and copying %s (%.1f MB) there failed: %w; "+
-				"free space there, or set PULLCEPT_HOME (or XDG_RUNTIME_DIR) to a folder on a disk with room, ideally the binaries' own disk, where a link costs nothing",
+			return fmt.Errorf("cannot keep the server's binaries in %s for the seats (so that a rebuild does not break them): copying %s (%.1f MB) there failed: %w. "+
+				"Free space there, or set PULLCEPT_HOME (or XDG_RUNTIME_DIR) to a folder on a disk with room, ideally the binaries' own disk, where a link costs nothing",
 				filepath.Dir(dst), src, float64(si.Size())/(1<<20), err)
 		}
 	}
