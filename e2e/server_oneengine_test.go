@@ -134,3 +134,29 @@ func TestServerSocketDeleted(t *testing.T) {
 	}
 	noServerLs(t, home)
 }
+
+// A server that cannot make its socket again (a folder took its path) is
+// still ended by kill-server: found by the lock, sent SIGTERM, awaited.
+func TestKillServerUnreachable(t *testing.T) {
+	t.Parallel()
+	home := t.TempDir()
+	pid := startForegroundServer(t, home, nil)
+	sock := serverLs(t, home).socket
+	if err := os.Remove(sock); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(sock, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	res := pullceptCmd(t, home, nil, "kill-server")
+	if res.code != 0 || !strings.Contains(res.out, "ended by SIGTERM") {
+		t.Fatalf("kill-server with the socket's path taken: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	if !awaitCond(20*time.Second, func() bool { return exitedOrZombie(pid) }) {
+		t.Fatalf("the server (pid %d) still runs after kill-server", pid)
+	}
+	if holder, err := dirs.LockHolder(filepath.Join(home, "state")); holder != 0 || err != nil {
+		t.Errorf("the lock is held by %d (%v) after kill-server", holder, err)
+	}
+	os.Remove(sock)
+}
