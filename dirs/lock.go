@@ -103,9 +103,15 @@ func LockHolder(stateDir string) (int, error) {
 	}
 	locks, err := os.ReadFile("/proc/locks")
 	if err != nil {
-		return 0, fmt.Errorf("cannot tell who holds %s: %w", path, err)
+		// No /proc (not Linux): the lock is held if it cannot be taken,
+		// and then by the pid written, if that process runs and may be
+		// signalled by this user.
+		if !lockHeld(path) || unix.Kill(pid, 0) != nil {
+			return 0, nil
+		}
+		return pid, nil
 	}
-	if !holdsFlock(string(locks), pid, st.Dev, st.Ino) {
+	if !holdsFlock(string(locks), pid, uint64(st.Dev), uint64(st.Ino)) {
 		return 0, nil // a killed engine's pid, perhaps reused since
 	}
 	var pst unix.Stat_t
@@ -129,5 +135,19 @@ func holdsFlock(locks string, pid int, dev, ino uint64) bool {
 			return true
 		}
 	}
+	return false
+}
+
+// lockHeld tells whether someone holds the lock at path, by trying it.
+func lockHeld(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		return true
+	}
+	_ = unix.Flock(int(f.Fd()), unix.LOCK_UN)
 	return false
 }

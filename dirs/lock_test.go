@@ -108,3 +108,20 @@ func TestHoldsFlock(t *testing.T) {
 		t.Error("pid 42's exclusive flock not found")
 	}
 }
+
+// Without /proc/locks the holder is found by trying the lock.
+func TestLockHeld(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, LockFile)
+	release, err := LockHome(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lockHeld(path) {
+		t.Error("a held lock not seen")
+	}
+	release()
+	if lockHeld(path) {
+		t.Error("a free lock seen as held")
+	}
+}
