@@ -419,7 +419,7 @@ func (t *codexUsageTail) tokenCount(l *codexUsageLine) {
 		}
 	}
 	for i, w := range slots {
-		if w == nil || w.UsedPercent == nil {
+		if w == nil || w.UsedPercent == nil || *w.UsedPercent < 0 { // a negative share is no figure
 			continue
 		}
 		ww := &wire.Window{UsedPercentage: *w.UsedPercent}

@@ -1,9 +1,12 @@
 package seat
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,9 +64,37 @@ func FuzzReadCodexSessionMeta(f *testing.F) {
 // and not negative, the context at most 100 %, reset times RFC 3339,
 // model and effort on one line; and nothing panics.
 func FuzzCodexUsageLines(f *testing.F) {
+	// The seeds are the recorded rollouts' lines with figures, one a seed
+	// (a long one as the fields read of it), and the limit's two lines
+	// together: a whole 21 KB rollout as a seed made the fuzzer spend its
+	// minute of minimizing (a run per byte removed) on every new input
+	// grown from it, 5 executions in 20 s.
 	for _, name := range []string{"limit-0.171.0.jsonl", "effort-0.171.0.jsonl"} {
-		if b, err := os.ReadFile(filepath.Join("testdata", "codex_usage", name)); err == nil {
-			f.Add(b, uint8(7))
+		b, err := os.ReadFile(filepath.Join("testdata", "codex_usage", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		var limit []byte
+		for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+			if !slices.ContainsFunc(codexUsageMarks, func(m []byte) bool { return bytes.Contains(l, m) }) {
+				continue
+			}
+			if len(l) > 1024 { // only what is read of it, re-encoded
+				var v codexUsageLine
+				if err := json.Unmarshal(l, &v); err != nil {
+					f.Fatal(err)
+				}
+				short, _ := json.Marshal(v)
+				f.Add(append(short, '\n'), uint8(7))
+			} else {
+				f.Add(l, uint8(7))
+			}
+			if name == "limit-0.171.0.jsonl" && (bytes.Contains(l, []byte(`"used_percent":100`)) || bytes.Contains(l, []byte(`"usage_limit_exceeded"`))) {
+				limit = append(limit, l...)
+			}
+		}
+		if limit != nil {
+			f.Add(limit, uint8(40))
 		}
 	}
 	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":-1e309,"window_minutes":300,"resets_at":1e300}}}}`+"\n"), uint8(1))
