@@ -131,6 +131,14 @@ func (e *Emulator) handleHyperlink(cmd int, data []byte) {
 		return
 	}
 
+	// PATCH(pullcept): a link holding a control character is no link: its
+	// URL and parameters are written back out in an OSC 8, where a control
+	// (a C1 such as U+009C, or ESC) would end it early and start a
+	// sequence of the output's own (README change 19).
+	if hasControl(parts[1]) || hasControl(parts[2]) {
+		e.scr.cur.Link.Params, e.scr.cur.Link.URL = "", ""
+		return
+	}
 	e.scr.cur.Link.Params = string(parts[1])
 	e.scr.cur.Link.URL = string(parts[2])
 }

@@ -47,6 +47,10 @@ var malformedCases = []struct {
 	{name: "OSC with UTF-8 and 0x9C", seq: "\x1b]0;✳ 本\x07X", want: "AXZ"},
 	{name: "unknown CSI", seq: "\x1b[1;2'zX", want: "AXZ"},
 	{name: "31 parameters", seq: "\x1b[" + strings.Repeat("1;", 30) + "1mX", want: "AXZ"},
+	// A C1 control as a UTF-8 character went into a cell of width 0 (the
+	// next character overwrote it, a cursor move left it there); tmux drops
+	// it (README change 19).
+	{name: "UTF-8 C1 controls", seq: "\u009d0;t\u009c\x1b[C2J\u009b\x1b[CX", want: "A0;t 2J XZ"},
 	// In UTF-8 tmux ignores a raw C1 byte; x/ansi (and this copy) runs it.
 	{name: "raw 8-bit CSI", seq: "\x9b31mX", want: "AXZ", tmux: "A31mXZ"},
 }

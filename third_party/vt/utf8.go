@@ -24,6 +24,14 @@ func printableASCII(r rune) bool {
 // leaves the mark to become a zero-width cell of its own, which the next write
 // or erase then destroys.
 func (e *Emulator) handlePrint(r rune) {
+	// PATCH(pullcept): a C1 control written as a UTF-8 character (U+0080 to
+	// U+009F) is neither drawn nor acted on, as tmux drops it (its width is
+	// not 0 or more). Kept, it went into a cell and out to the terminal the
+	// screen is drawn on, which may act on it: U+009D 52;c;… U+009C writes
+	// the clipboard (README change 19).
+	if r >= 0x80 && r < 0xA0 {
+		return
+	}
 	// No ASCII character can extend the cluster before it: none of them is
 	// Extend, ZWJ, SpacingMark, Prepend, a regional indicator, or part of an
 	// Indic conjunct. So an ASCII character arriving is proof that whatever is
