@@ -458,7 +458,10 @@ func ConvertStyle(s Style, p colorprofile.Profile) Style {
 
 // ConvertLink converts a hyperlink to respect the given color profile.
 func ConvertLink(h Link, p colorprofile.Profile) Link {
-	if p == colorprofile.NoTTY {
+	// PATCH(pullcept): a link holding a control character is no link: its
+	// URL and parameters are written inside an OSC 8, which a control (ESC,
+	// BEL, a C1 such as U+009C) would end early (pullcept_controls.go).
+	if p == colorprofile.NoTTY || hasControl(h.URL) || hasControl(h.Params) {
 		return Link{}
 	}
 	return h

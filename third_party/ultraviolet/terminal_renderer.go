@@ -569,7 +569,7 @@ func (s *TerminalRenderer) putAttrCell(newbuf *RenderBuffer, cell *Cell) {
 	if cell == nil {
 		_ = s.buf.WriteByte(' ')
 	} else {
-		_, _ = s.buf.WriteString(cell.Content)
+		_, _ = s.buf.WriteString(printable(s.method, cell)) // PATCH(pullcept): no control from a cell
 		cellWidth = cell.Width
 	}
 

@@ -1924,8 +1924,11 @@ func TestPassThroughSequenceReachesTerminalOnce(t *testing.T) {
 	if err := r.Flush(); err != nil {
 		t.Fatalf("Flush: %v", err)
 	}
-	if n := strings.Count(buf.String(), apc); n != 1 {
-		t.Errorf("first render sent the sequence %d times, want 1: %q", n, buf.String())
+	// PATCH(pullcept): the renderer writes no control character from a
+	// cell (pullcept_controls.go), so the sequence never reaches it; the text
+	// after it does.
+	if n := strings.Count(buf.String(), apc); n != 0 || !strings.Contains(buf.String(), "hi") {
+		t.Errorf("first render sent the sequence %d times, want 0, and the text: %q", n, buf.String())
 	}
 
 	buf.Reset()
