@@ -171,3 +171,7 @@ func (a *App) Events() (<-chan Event, func()) {
 	s := a.Subscribe()
 	return s.C, s.Close
 }
+
+// Announce puts a sentence on every screen's status line (the server
+// tells the screens that another one failed).
+func (a *App) Announce(notice string) { a.bus.publish(Event{Kind: EventNotice, Notice: notice}) }

@@ -167,10 +167,7 @@ func (a *App) fanMCP(ctx context.Context) {
 // restarted (spec: 編集は保存し、再起動で効く).
 func (a *App) watchMCP(ctx context.Context, path string) {
 	a.watchFile(ctx, path, "mcp-servers.json", func() {
-		a.mcp.mu.Lock()
-		n := a.loadMCP()
-		a.mcp.mu.Unlock()
-		if n != "" {
+		if n := a.ReloadMCPServers(); n != "" {
 			a.bus.publish(Event{Kind: EventNotice, Notice: "mcp-servers.json: " + n})
 		}
 	})
@@ -245,11 +242,9 @@ func (a *App) MCPLog(name string) []MCPLogLine { return a.mcp.m.Log(name) }
 // RestartMCPServer reads the file again and restarts name from it; a
 // server no longer in the file is only stopped (stopped true).
 func (a *App) RestartMCPServer(name string) (stopped bool, err error) {
-	a.mcp.mu.Lock()
-	if n := a.loadMCP(); n != "" {
+	if n := a.ReloadMCPServers(); n != "" {
 		a.log.Warn("mcp-servers.json", "problems", n)
 	}
-	a.mcp.mu.Unlock()
 	return a.mcp.m.Restart(name)
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -83,9 +84,13 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
+	// A panic in one of the goroutines below is raised again in Serve's
+	// own, where the caller (the server, for one client) can recover it.
+	faults := make(chan *Panic, 2)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer catch(faults)
 		s.forward(ctx, sub)
 	}()
 	defer wg.Wait()
@@ -94,6 +99,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() { // ends when in ends; the owner of in closes it
+		defer catch(faults)
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
 			b, err := readLine(r)
@@ -117,6 +123,8 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		select {
 		case <-ctx.Done():
 			return nil
+		case p := <-faults:
+			panic(p)
 		case err := <-readErr:
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -133,6 +141,22 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 }
 
 var errTooLong = errors.New("line too long")
+
+// Panic is a panic recovered in one of Serve's goroutines and raised again
+// in Serve's own: Value is what was panicked with, Stack where.
+type Panic struct {
+	Value any
+	Stack []byte
+}
+
+func (p *Panic) Error() string { return fmt.Sprintf("control: panic: %v", p.Value) }
+
+// catch is deferred by Serve's goroutines: it hands a panic to Serve.
+func catch(faults chan<- *Panic) {
+	if r := recover(); r != nil {
+		faults <- &Panic{Value: r, Stack: debug.Stack()}
+	}
+}
 
 // readLine reads one line; a line over MaxLine is skipped whole and
 // reported as (nil, errTooLong).

@@ -357,21 +357,23 @@ func (e *Engine) Rename(account string) ([]ConnID, error) {
 	e.mu.Unlock()
 	var changed []ConnID
 	for _, r := range rooms {
-		r.mu.Lock()
-		n := 0
-		for _, id := range r.order {
-			s := r.seats[id]
-			if s.person || s.account != account || (s.name == name && s.fullName == full) {
-				continue
+		func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			n := 0
+			for _, id := range r.order {
+				s := r.seats[id]
+				if s.person || s.account != account || (s.name == name && s.fullName == full) {
+					continue
+				}
+				s.name, s.fullName = name, full
+				changed = append(changed, id)
+				n++
 			}
-			s.name, s.fullName = name, full
-			changed = append(changed, id)
-			n++
-		}
-		if n > 0 && !r.dropped {
-			e.rosterChangedLocked(r)
-		}
-		r.mu.Unlock()
+			if n > 0 && !r.dropped {
+				e.rosterChangedLocked(r)
+			}
+		}()
 	}
 	return changed, nil
 }

@@ -559,22 +559,24 @@ func (a *Activity) snapshotLocked() ActivitySnapshot {
 // update applies f (which returns the deciding signal, "" for no change)
 // and tells of a change.
 func (a *Activity) update(f func() string) {
-	a.mu.Lock()
-	sig := f()
-	if sig == "" {
-		a.mu.Unlock()
-		return
-	}
-	snap := a.snapshotLocked()
-	if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded {
-		a.signal, a.since = sig, a.o.Now()
-		snap.Signal, snap.Since = sig, a.since
-	} else {
-		snap.Signal, snap.Since = a.signal, a.since
-	}
-	changed := snap != a.last
-	a.last = snap
-	a.mu.Unlock()
+	snap, changed := func() (ActivitySnapshot, bool) {
+		a.mu.Lock()
+		defer a.mu.Unlock() // f may fail: no lock is left held
+		sig := f()
+		if sig == "" {
+			return ActivitySnapshot{}, false
+		}
+		snap := a.snapshotLocked()
+		if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded {
+			a.signal, a.since = sig, a.o.Now()
+			snap.Signal, snap.Since = sig, a.since
+		} else {
+			snap.Signal, snap.Since = a.signal, a.since
+		}
+		changed := snap != a.last
+		a.last = snap
+		return snap, changed
+	}()
 	if changed {
 		notifyChan(a.changed)
 		if a.o.OnChange != nil {

@@ -371,6 +371,18 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 		m.emit(ev)
 		return ev, err
 	}
+	var pane *Pane
+	defer func() {
+		// A fault before the seat has a process (the launch, a screen's
+		// call) must not leave the seat reserved as starting: it could
+		// never be started again. The fault goes on to its caller.
+		if r := recover(); r != nil {
+			if pane == nil {
+				_, _ = fail(fmt.Errorf("the launch failed: %v", r))
+			}
+			panic(r)
+		}
+	}()
 	l, err := Resolve(LaunchRequest{Account: acc, Topic: topic, RoomURL: m.o.RoomURL, Token: m.o.Token,
 		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.baseEnv(ctx),
 		Mode: mode, Capability: capability})
@@ -379,7 +391,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}
 	started := time.Now()
 	// The pane outlives ctx (a command's context): it stops by Stop only.
-	pane, err := m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.output,
+	pane, err = m.o.StartPane(context.WithoutCancel(ctx), PaneSpec{Argv: l.Argv, Env: l.Env, Dir: l.Dir, Cols: m.o.Cols, Rows: m.o.Rows, OnDirty: m.output,
 		OnFault: func(err error) { m.o.Log.Error("seat pane", "topic", topic, "account", acc.ID, "err", err) }})
 	if err != nil {
 		l.RemoveRegistration()

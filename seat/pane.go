@@ -802,10 +802,12 @@ func (p *Pane) Resize(cols, rows int) error {
 	if cols <= 0 || rows <= 0 || cols > 0xffff || rows > 0xffff {
 		return fmt.Errorf("resize pane to %dx%d: bad size", cols, rows)
 	}
-	p.emuMu.Lock()
-	p.written++
-	p.emu.Resize(cols, rows)
-	p.emuMu.Unlock()
+	func() {
+		p.emuMu.Lock()
+		defer p.emuMu.Unlock() // a fault in the emulator leaves no lock held
+		p.written++
+		p.emu.Resize(cols, rows)
+	}()
 	p.markDirty()
 	sc, err := p.pty.SyscallConn()
 	if err != nil {
@@ -1020,9 +1022,11 @@ func (p *Pane) ScrollbackLen() int {
 // ScrollbackLine is scrollback line i (0 is the oldest) with SGR styles,
 // trailing blanks trimmed; "" when i is out of range.
 func (p *Pane) ScrollbackLine(i int) string {
-	p.emuMu.RLock()
-	line := p.emu.Scrollback().Line(i)
-	p.emuMu.RUnlock()
+	line := func() uv.Line {
+		p.emuMu.RLock()
+		defer p.emuMu.RUnlock()
+		return p.emu.Scrollback().Line(i)
+	}()
 	return line.Render() // a pushed line is never modified
 }
 

@@ -35,6 +35,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	go func() {
 		defer close(readerDone)
 		defer keys.Close()
+		defer s.recoverClient(c)
 		for {
 			typ, b, err := c.conn.Read()
 			if err != nil {
@@ -97,6 +98,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	runDone := make(chan struct{})
 	defer close(runDone)
 	go func() {
+		defer s.recoverClient(c)
 		select {
 		case <-runDone:
 			return
@@ -127,7 +129,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	}
 	o := tui.Options{
 		App: s.a, Prefix: prefix, In: in, Out: out,
-		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true,
+		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true, Location: time.Local,
 		Status: s.attachStatus(), Topic: s.topicToShow(),
 		OnShow: func(t string) {
 			s.mu.Lock()
@@ -147,11 +149,18 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	// Always: an account added while this screen is open (accounts add,
 	// an edit of config.json) appears at once, through the seats' change.
 	o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output}
+	if s.o.screenHook != nil {
+		s.o.screenHook(c, &o)
+	}
 	err := tui.Run(runCtx, o)
 	pmu.Lock()
 	wasGone := gone
 	pmu.Unlock()
+	var fault *tui.Fault
 	switch {
+	case errors.As(err, &fault):
+		s.clientFailed(c, fault.Value, fault.Stack)
+		return attach.Exit{Code: 1}
 	case wasGone:
 		return attach.Exit{Detached: true}
 	case s.stopping():

@@ -24,6 +24,7 @@ import (
 	"pullcept/control"
 	"pullcept/room/wire"
 	"pullcept/seat"
+	"pullcept/tui"
 )
 
 // Options configure a server.
@@ -44,6 +45,10 @@ type Options struct {
 	IdleGrace    time.Duration
 	// Prefix is the prefix key when the client's environment names none.
 	Prefix string
+
+	// screenHook, when set (tests only), sees each screen's options
+	// before its screen runs: fault injection.
+	screenHook func(*client, *tui.Options)
 }
 
 // Server is a running server.
@@ -79,6 +84,7 @@ type client struct {
 	mu     sync.Mutex
 	size   attach.Size
 	active time.Time
+	fault  *clientFault // the first panic in a goroutine serving the client
 }
 
 // Listen makes the server's socket. The caller holds the home (app.Start
@@ -294,12 +300,7 @@ func (s *Server) handle(ctx context.Context, uc *os.File) {
 		s.clients[c] = struct{}{}
 		s.mu.Unlock()
 		s.log.Info("client attached", "id", c.id, "mode", h.Mode, "pid", h.PID, "tty", h.TTY)
-		var exit attach.Exit
-		if h.Mode == attach.ModeTUI {
-			exit = s.serveTUI(cctx, c)
-		} else {
-			exit = s.serveControl(cctx, c)
-		}
+		exit := s.serveClient(cctx, c)
 		s.mu.Lock()
 		delete(s.clients, c)
 		s.mu.Unlock()
@@ -339,6 +340,7 @@ func total(m map[string]int) int {
 func (s *Server) serveControl(ctx context.Context, c *client) attach.Exit {
 	pr, pw := io.Pipe()
 	go func() {
+		defer s.recoverClient(c)
 		for {
 			typ, b, err := c.conn.Read()
 			if err != nil {

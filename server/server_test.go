@@ -30,6 +30,7 @@ import (
 	"pullcept/attach"
 	"pullcept/dirs"
 	"pullcept/seat"
+	"pullcept/tui"
 )
 
 // wait is how long any one awaited thing may take.
@@ -44,6 +45,10 @@ type setup struct {
 	command      func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	exitWhenIdle bool
 	idleGrace    time.Duration
+	// startFault, when set, makes the next seat launch panic (once).
+	startFault *atomic.Bool
+	// screenHook sees each screen's options (fault injection).
+	screenHook func(*client, *tui.Options)
 }
 
 // fixture is a running server and its app.
@@ -75,6 +80,9 @@ func startServer(t testing.TB, s setup) *fixture {
 	o := app.Options{Dirs: d, PersonName: "Master", Accounts: accounts, ExePath: "/bin/false"}
 	if s.argv != nil {
 		o.StartPane = func(ctx context.Context, spec seat.PaneSpec) (*seat.Pane, error) {
+			if s.startFault != nil && s.startFault.CompareAndSwap(true, false) {
+				panic("test: a fault in a seat's launch")
+			}
 			spec.Argv = s.argv
 			return seat.StartPane(ctx, spec)
 		}
@@ -91,7 +99,7 @@ func startServer(t testing.TB, s setup) *fixture {
 	}
 	f := &fixture{t: t, a: a, sock: filepath.Join(sockDir, "server.sock"), done: make(chan struct{})}
 	f.srv, err = Listen(Options{App: a, Socket: f.sock, Build: "test", Command: s.command,
-		ExitWhenIdle: s.exitWhenIdle, IdleGrace: s.idleGrace,
+		ExitWhenIdle: s.exitWhenIdle, IdleGrace: s.idleGrace, screenHook: s.screenHook,
 		Close: func() { f.closeCalled.Store(true); a.Close(); f.closeDone.Store(true) }})
 	if err != nil {
 		a.Close()

@@ -206,6 +206,9 @@ func newModel(o Options, exec func(func())) (*model, error) {
 	if o.Prefix == "" {
 		o.Prefix = DefaultPrefix
 	}
+	if o.Location == nil { // every time shown goes through m.loc
+		o.Location = time.Local
+	}
 	m := &model{
 		app: o.App, seats: o.Seats, notify: o.App.Notify(), needs: map[string]map[string]app.Need{}, mentions: map[string]bool{}, prefix: o.Prefix, loc: o.Location,
 		now: time.Now, exec: exec,

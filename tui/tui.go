@@ -239,7 +239,8 @@ func Run(ctx context.Context, o Options) error {
 	// Frames on demand (third_party/bubbletea): a change is drawn at once
 	// while the frame budget (two frames, refilled at FPS) has one left,
 	// else when the next frame is earned; an idle screen is not woken.
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS), tea.WithOnDemandFrames()}
+	// Panics are the guard's (guard.go), not Bubble Tea's catcher's.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(o.FPS), tea.WithOnDemandFrames(), tea.WithoutCatchPanics()}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
 	}
@@ -255,27 +256,32 @@ func Run(ctx context.Context, o Options) error {
 	if o.Server {
 		opts = append(opts, tea.WithoutSignalHandler())
 	}
-	p := tea.NewProgram(m, opts...)
+	g := &guard{m: m}
+	p := tea.NewProgram(g, opts...)
+	g.quit = p.Quit
 	if o.Started != nil {
 		o.Started(p)
 	}
 
 	var wg sync.WaitGroup
-	wg.Go(func() { q.run(ctx) })
-	wg.Go(func() { forwardEvents(ctx, events, p.Send) })
+	wg.Go(g.protect(func() { q.run(ctx) }))
+	wg.Go(g.protect(func() { forwardEvents(ctx, events, p.Send) }))
 	if o.Seats != nil {
 		var output <-chan struct{}
 		if out, ok := o.Seats.(OutputSeats); ok {
 			output = out.Output()
 		}
-		wg.Go(func() { forwardChanges(ctx, o.Seats.Changed(), output, time.Second/time.Duration(o.FPS), p.Send) })
+		wg.Go(g.protect(func() { forwardChanges(ctx, o.Seats.Changed(), output, time.Second/time.Duration(o.FPS), p.Send) }))
 	}
-	_, err = p.Run()
+	err = runProgram(p, g)
 	cancel()
 	unsubscribe()
 	wg.Wait()
 	if m.draftFile != "" {
 		os.Remove(m.draftFile)
+	}
+	if f := g.Fault(); f != nil {
+		return f
 	}
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
@@ -287,6 +293,21 @@ func Run(ctx context.Context, o Options) error {
 		return ErrDetached
 	}
 	return nil
+}
+
+// runProgram runs p; a panic in Bubble Tea's own loop (outside the model,
+// which the guard keeps) is the screen's fault too. The program is then
+// killed, which gives the terminal back as its panic catcher did.
+func runProgram(p *tea.Program, g *guard) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.failed(r)
+			p.Kill()
+			err = g.Fault()
+		}
+	}()
+	_, err = p.Run()
+	return err
 }
 
 // forwardEvents hands every event of the run to the program. Posts are
