@@ -18,11 +18,19 @@ import (
 // pullcept's own variables: the tmux server itself is started with it, so
 // its global environment adds nothing to the pane's. On failure the
 // cleanup logs the screen, the app's log, pullcept's stderr and whatever
-// onFail adds; race reports fail the test.
+// onFail adds; race reports fail the test. The terminal is as a person's
+// tmux makes it: TERM is tmux's default-terminal, set by tmux in the pane,
+// and no COLORTERM; a test does not choose them (the screen's colours come
+// from them: issue 31).
 func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func()) *tuiRun {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
+	}
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "TERM=") || strings.HasPrefix(kv, "COLORTERM=") {
+			t.Fatalf("startTUI: %s forces the terminal's colours; tmux sets TERM in its panes", kv)
+		}
 	}
 	dir := t.TempDir()
 	race := filepath.Join(dir, "race")

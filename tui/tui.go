@@ -251,7 +251,9 @@ func Run(ctx context.Context, o Options) error {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
 	if o.Env != nil {
-		opts = append(opts, tea.WithEnvironment(o.Env))
+		// The terminal's own facts, not the writer's: the server draws
+		// for a terminal it reaches through a socket or a passed file.
+		opts = append(opts, tea.WithEnvironment(o.Env), tea.WithColorProfile(termProfile(o.Env)))
 	}
 	if o.Server {
 		opts = append(opts, tea.WithoutSignalHandler())
