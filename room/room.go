@@ -614,11 +614,21 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	}
 
 	r.mu.Lock()
+	// Released once, by unlock (before the index is written) or, should
+	// something below fail, by the defer: no lock outlives a fault.
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			r.mu.Unlock()
+		}
+	}
+	defer unlock()
 	var s *seat
 	if src == fromPerson || src == fromSocket {
 		s = r.seats[from]
 		if s == nil {
-			r.mu.Unlock()
+			unlock()
 			return Outcome{}, fmt.Errorf("%w: this connection has no seat in room %q", ErrNoRoom, r.topic)
 		}
 	}
@@ -630,25 +640,25 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 		var took []string
 		content, took = TakeMentions(content, names)
 		if len(took) > 0 && strings.TrimSpace(content) == "" {
-			r.mu.Unlock()
+			unlock()
 			return Outcome{}, ErrOnlyMentions
 		}
 		to = wire.Addressees(append(to, took...))
 	}
 	if strings.TrimSpace(content) == "" {
-		r.mu.Unlock()
+		unlock()
 		return Outcome{}, ErrEmpty
 	}
 	id := in.messageID
 	if id == "" {
 		id = ids.Random()
 	} else if r.floor.has(id) {
-		r.mu.Unlock()
+		unlock()
 		return Outcome{}, fmt.Errorf("%w: %s", ErrDuplicateID, id)
 	}
 	if s != nil {
 		if missed := r.floor.missed(in.lastSeen, s.since, from); len(missed) > 0 {
-			r.mu.Unlock()
+			unlock()
 			return Outcome{Missed: missed}, nil
 		}
 	}
@@ -696,7 +706,7 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 	if e.cfg.Typer != nil {
 		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts, First: in.only != nil})
 	}
-	r.mu.Unlock()
+	unlock()
 
 	if first {
 		// The index is written outside the room lock (spec: 索引はロックの外で書く).
