@@ -69,11 +69,31 @@ func (s *Server) clientFailed(c *client, r any, stack []byte) {
 	if !first {
 		return
 	}
-	s.log.Error("client failed", "id", c.id, "mode", c.hello.Mode, "pid", c.hello.PID, "tty", c.hello.TTY, "panic", fmt.Sprint(r), "log", s.faultLog())
+	s.logFault(fmt.Sprintf("client %d (%s, pid %d, %s)", c.id, c.hello.Mode, c.hello.PID, c.hello.TTY), r, stack)
+}
+
+// logFault writes a fault of who and its stack to the server's log.
+func (s *Server) logFault(who string, r any, stack []byte) {
+	s.log.Error("client failed", "client", who, "panic", fmt.Sprint(r), "log", s.faultLog())
 	if f, err := os.OpenFile(s.faultLog(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-		fmt.Fprintf(f, "%s pullcept server: client %d (%s, pid %d, %s) failed and was ended; the server goes on: panic: %v\n\n%s\n",
-			time.Now().Format(time.RFC3339), c.id, c.hello.Mode, c.hello.PID, c.hello.TTY, r, stack)
+		fmt.Fprintf(f, "%s pullcept server: %s failed and was ended; the server goes on: panic: %v\n\n%s\n",
+			time.Now().Format(time.RFC3339), who, r, stack)
 		f.Close()
+	}
+}
+
+// recoverConn is deferred by the goroutine serving a connection: a fault
+// outside a client's session (its greeting, a command, a listing) ends
+// that connection only.
+func (s *Server) recoverConn(conn **attach.Conn) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	s.logFault("a connection", r, debug.Stack())
+	if *conn != nil {
+		why := ansi.Truncate(wire.OneLine(fmt.Sprint(r)), 160, "…")
+		_ = (*conn).WriteJSON(attach.FrameExit, attach.Exit{Code: 1, Message: fmt.Sprintf("pullcept: the server failed to serve this (%s); the sessions keep running; see %s", why, s.faultLog())})
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -148,4 +149,28 @@ func TestScreenFaultInEngineCallLeavesNoLock(t *testing.T) {
 		return false
 	})
 	s2.waitFor("the seat running on the screen left", has("running"))
+}
+
+// A fault in a command run for one connection (pullcept topics, accounts)
+// ends that connection with a message; the server and its screens go on.
+func TestCommandFaultEndsThatConnection(t *testing.T) {
+	t.Parallel()
+	f := startServer(t, setup{command: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+		panic("test: a fault in a command")
+	}})
+	s := f.attachScreen(100, 30, 7201)
+	s.ready()
+	c, _ := f.dial(attach.Hello{Mode: attach.ModeCommand, Args: []string{"topics", "list"}})
+	_, _, exit := untilExit(t, c)
+	if exit.Code != 1 || !strings.Contains(exit.Message, "test: a fault in a command") || !strings.Contains(exit.Message, f.srv.faultLog()) {
+		t.Errorf("the command's connection was told %+v", exit)
+	}
+	if log, _ := os.ReadFile(f.srv.faultLog()); !strings.Contains(string(log), "panic: test: a fault in a command") {
+		t.Errorf("server.log:\n%s", log)
+	}
+	if !f.running() || !strings.Contains(f.ls(), "clients: 1\n") {
+		t.Fatal("a command's fault ended the server or the screen")
+	}
+	s.keys("still here\r")
+	s.waitFor("a post after the fault", has("│  still here"))
 }

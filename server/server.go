@@ -247,11 +247,13 @@ func (s *Server) watchIdle(ctx context.Context) {
 
 func (s *Server) handle(ctx context.Context, uc *os.File) {
 	defer uc.Close()
+	var conn *attach.Conn
+	defer s.recoverConn(&conn)
 	if err := attach.CheckPeer(uc); err != nil {
 		s.log.Warn("attach refused", "err", err)
 		return
 	}
-	conn := attach.NewConn(uc)
+	conn = attach.NewConn(uc)
 	_ = uc.SetReadDeadline(time.Now().Add(10 * time.Second))
 	var h attach.Hello
 	if err := conn.ReadJSON(attach.FrameHello, &h); err != nil {
