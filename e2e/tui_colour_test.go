@@ -73,14 +73,14 @@ func colourScreen(t *testing.T, env []string) (*tuiRun, string) {
 }
 
 // With TERM as tmux gives it, the focused header is bold white on blue and
-// the selected participant reversed: colour and attributes reach the
+// the selected participant and the post under the cursor reversed: colour and attributes reach the
 // terminal. Before, the screen had no SGR at all.
 func TestTUIColourFromTheTerminal(t *testing.T) {
 	t.Parallel()
 	r, scr := colourScreen(t, serverEnv(t))
 	head := attrsAt(t, scr, "▶ Participants")
-	if !slices.Contains(head, "1") || !slices.Contains(head, "44") {
-		t.Errorf("the focused header's attributes %q, want bold on blue:\n%q", head, scr)
+	if !slices.Contains(head, "1") || !slices.Contains(head, "7") || !slices.Contains(head, "34") {
+		t.Errorf("the focused header's attributes %q, want bold, white on blue (reversed):\n%q", head, scr)
 	}
 	if row := attrsAt(t, scr, "● Master"); !slices.Contains(row, "7") {
 		t.Errorf("the selected participant's attributes %q, want reverse", row)
@@ -105,8 +105,8 @@ func TestTUINoColourKeepsAttributes(t *testing.T) {
 	if c := allColour(scr); len(c) > 0 {
 		t.Errorf("colour SGR under NO_COLOR: %q\n%q", c, scr)
 	}
-	if head := attrsAt(t, scr, "▶ Participants"); !slices.Contains(head, "1") {
-		t.Errorf("the focused header's attributes %q, want bold", head)
+	if head := attrsAt(t, scr, "▶ Participants"); !slices.Contains(head, "1") || !slices.Contains(head, "7") || slices.Contains(head, "2") {
+		t.Errorf("the focused header's attributes %q, want bold reverse, not dim", head)
 	}
 	if row := attrsAt(t, scr, "● Master"); !slices.Contains(row, "7") {
 		t.Errorf("the selected participant's attributes %q, want reverse", row)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
@@ -26,5 +27,29 @@ func TestTermProfile(t *testing.T) {
 		if got := termProfile(c.env); got != c.want {
 			t.Errorf("termProfile(%q) = %v, want %v", c.env, got, c.want)
 		}
+	}
+}
+
+// Without colour (NO_COLOR: the ASCII profile keeps attributes only) the
+// focused header is a bold reversed bar and the others dim: focus never
+// rests on colour alone. With colour it is white on blue.
+func TestFocusMarkedWithoutColour(t *testing.T) {
+	draw := func(p colorprofile.Profile, s string) string {
+		var b strings.Builder
+		w := &colorprofile.Writer{Forward: &b, Profile: p}
+		if _, err := w.WriteString(s); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	focused, other := header("Room", 20, true), header("Topics", 20, false)
+	if got := draw(colorprofile.ASCII, focused); !strings.HasPrefix(got, "\x1b[1;7m▶ Room") {
+		t.Errorf("focused header without colour %q, want bold reverse", got)
+	}
+	if got := draw(colorprofile.ASCII, other); !strings.HasPrefix(got, "\x1b[1;2;7m Topics") {
+		t.Errorf("other header without colour %q, want dim", got)
+	}
+	if got := draw(colorprofile.ANSI256, focused); !strings.Contains(got, "34") || !strings.Contains(got, "107") || !strings.Contains(got, "7") {
+		t.Errorf("focused header in colour %q, want reversed blue on white (white on blue)", got)
 	}
 }

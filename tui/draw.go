@@ -75,10 +75,12 @@ func hueColor(hue *int, name string) string {
 }
 
 // Panel header styles: the focused panel's is unmistakable, "▶" before
-// its title, bold white on the accent colour; the others' are dim.
+// its title, bold white on the accent colour; the others' are dim. The
+// colours are given reversed (blue on white, then swapped): without colour
+// (NO_COLOR) the focused header is still a bold reversed bar.
 func header(title string, w int, focused bool) string {
 	if focused {
-		return style(fit("▶ "+title, w), "1", "97", "44")
+		return style(fit("▶ "+title, w), "1", "7", "34", "107")
 	}
 	return style(fit(" "+title, w), "1", "2", "7")
 }

@@ -660,7 +660,7 @@ func TestFocusAndZoomShowInTheHeaders(t *testing.T) {
 	if got := marked(); len(got) != 1 || !strings.HasPrefix(got[0], "▶ Room") {
 		t.Errorf("focused room: marked headers %q, want the room's only", got)
 	}
-	if h := hs.m.View().Content; !strings.Contains(h, "\x1b[1;97;44m▶ Room") {
+	if h := hs.m.View().Content; !strings.Contains(h, "\x1b[1;7;34;107m▶ Room") {
 		t.Error("the focused header is not drawn in the accent colour")
 	}
 	hs.prefix('z', "z")

@@ -662,7 +662,7 @@ func (m *model) overlayNumbers(rows []string) {
 		h := min(3, r.H)
 		color := "44"
 		if m.focus == focusPane && m.paneIdx == i {
-			color = "41"
+			color = "7;31;107" // white on red; reversed without colour (NO_COLOR)
 		}
 		lines := make([]string, h)
 		for j := range lines {
