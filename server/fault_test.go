@@ -174,3 +174,23 @@ func TestCommandFaultEndsThatConnection(t *testing.T) {
 	s.keys("still here\r")
 	s.waitFor("a post after the fault", has("│  still here"))
 }
+
+// A panic in the reader of a passed terminal (the terminal reader's own
+// goroutine, which recovers nothing) ends that screen only.
+func TestScreenFaultInTheTerminalReader(t *testing.T) {
+	t.Parallel()
+	f := startServer(t, setup{screenHook: func(c *client, o *tui.Options) {
+		if c.hello.PID == 7301 && c.term != nil {
+			c.term.onKey = func() { panic("test: a fault in the terminal's reader") }
+		}
+	}})
+	s1, _ := f.attachTerminal(100, 30, 7301)
+	s1.ready()
+	s2 := f.attachScreen(100, 30, 7302)
+	s2.ready()
+	s1.keys("x")
+	faultTold(t, f, s1.exitOf(), "test: a fault in the terminal's reader")
+	s2.waitFor("the other screen's fault on the status line", has("failed and was closed"))
+	s2.keys("still here\r")
+	s2.waitFor("a post from the screen left", has("│  still here"))
+}

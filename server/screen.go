@@ -126,6 +126,10 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 			pmu.Unlock()
 			c.cancel() // a terminal that hung up is a detach
 		}
+		t.onFault = func(r any, stack []byte) {
+			s.clientFailed(c, r, stack)
+			c.cancel()
+		}
 	}
 	o := tui.Options{
 		App: s.a, Prefix: prefix, In: in, Out: out,
@@ -160,6 +164,8 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	switch {
 	case errors.As(err, &fault):
 		s.clientFailed(c, fault.Value, fault.Stack)
+		return attach.Exit{Code: 1}
+	case c.failure() != nil: // its reader failed (recoverClient, terminal.onFault)
 		return attach.Exit{Code: 1}
 	case wasGone:
 		return attach.Exit{Detached: true}

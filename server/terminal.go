@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"time"
 
@@ -23,7 +24,13 @@ type terminal struct {
 	in, out *os.File
 	onKey   func() // bytes were read: the client is the active one
 	onEnded func() // the terminal went away (hung up, closed)
+	// onFault is given a panic in a read (the reading goroutine is the
+	// terminal reader's, which recovers nothing); the read then fails.
+	onFault func(r any, stack []byte)
 }
+
+// errReadFault is a read that panicked (terminal.onFault).
+var errReadFault = errors.New("the terminal's reader failed")
 
 // Read reads the terminal (io.Reader; the program reads through
 // NewCancelReader).
@@ -52,7 +59,16 @@ type terminalReader struct {
 	blocking bool // a cancelreader, not the poller
 }
 
-func (r *terminalReader) Read(p []byte) (int, error) {
+func (r *terminalReader) Read(p []byte) (n int, err error) {
+	defer func() {
+		if r.t.onFault == nil {
+			return
+		}
+		if v := recover(); v != nil {
+			r.t.onFault(v, debug.Stack())
+			n, err = 0, errReadFault
+		}
+	}()
 	if r.blocking {
 		// That reader blocks in epoll_wait, a system call that hands its
 		// processor to another thread, which must first be woken to run
@@ -60,7 +76,7 @@ func (r *terminalReader) Read(p []byte) (int, error) {
 		// Yielding first runs that here, on this processor.
 		runtime.Gosched()
 	}
-	n, err := r.CancelReader.Read(p)
+	n, err = r.CancelReader.Read(p)
 	if n > 0 && r.t.onKey != nil {
 		r.t.onKey()
 	}

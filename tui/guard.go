@@ -5,7 +5,9 @@ package tui
 // prints on the process's stderr and leaves the program half shut), and
 // this guard recovers instead, in the model (Init, Update, View), in every
 // command the model returns (Bubble Tea runs them in goroutines of their
-// own: a panic there would end the process) and in Run's own goroutines.
+// own: a panic there would end the process), in Run's own goroutines and,
+// through tea.WithPanicHandler (third_party/bubbletea), in the frame loop
+// that renders and writes.
 // The first fault quits the program the ordinary way (the terminal is
 // given back as on any quit) and Run returns it as a *Fault.
 
@@ -40,8 +42,12 @@ type guard struct {
 }
 
 // failed records r (the first fault wins); it reports whether r was the first.
-func (g *guard) failed(r any) bool {
-	f := &Fault{Value: r, Stack: debug.Stack()}
+func (g *guard) failed(r any) bool { return g.failedAt(r, debug.Stack()) }
+
+// failedAt is failed with the stack taken where r was recovered (Bubble
+// Tea's frame loop: tea.WithPanicHandler).
+func (g *guard) failedAt(r any, stack []byte) bool {
+	f := &Fault{Value: r, Stack: stack}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.fault != nil {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,5 +90,52 @@ func TestNoticesWithoutLocation(t *testing.T) {
 	m.noticed("a notice")
 	if got := strings.Join(m.noticeLines(60), "\n"); !strings.Contains(got, "a notice") {
 		t.Fatalf("notice log %q", got)
+	}
+}
+
+// panicOnceWriter is a terminal whose write fails once armed.
+type panicOnceWriter struct {
+	armed atomic.Bool
+	n     atomic.Int64
+}
+
+func (w *panicOnceWriter) Write(b []byte) (int, error) {
+	if w.armed.CompareAndSwap(true, false) {
+		panic("test: the terminal's write failed")
+	}
+	w.n.Add(int64(len(b)))
+	return len(b), nil
+}
+
+// A panic where Bubble Tea renders and writes (its frame loop, a goroutine
+// of its own with no recovery upstream) is the screen's fault too: Run
+// returns it and the process goes on (third_party/bubbletea 0006).
+func TestScreenFaultInTheRenderer(t *testing.T) {
+	hs := newHarness(t, nil, 80, 24)
+	w := &panicOnceWriter{}
+	in, inW := io.Pipe()
+	defer inW.Close()
+	progs := make(chan *tea.Program, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Options{App: hs.m.app, In: in, Out: w, Width: 80, Height: 24, Server: true,
+			Env: []string{"TERM=xterm-256color"}, Started: func(p *tea.Program) { progs <- p }})
+	}()
+	p := <-progs
+	deadline := time.Now().Add(10 * time.Second)
+	for w.n.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	w.armed.Store(true)
+	p.Send(tea.WindowSizeMsg{Width: 100, Height: 30}) // a new frame
+	select {
+	case err := <-done:
+		var f *Fault
+		if !errors.As(err, &f) || f.Value != "test: the terminal's write failed" || !bytes.Contains(f.Stack, []byte("frameLoop")) {
+			t.Fatalf("Run returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		p.Kill()
+		t.Fatal("Run did not end after a fault in the renderer")
 	}
 }

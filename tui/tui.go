@@ -224,6 +224,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.FPS <= 0 {
 		o.FPS = DefaultFPS
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -259,6 +260,7 @@ func Run(ctx context.Context, o Options) error {
 		opts = append(opts, tea.WithoutSignalHandler())
 	}
 	g := &guard{m: m}
+	opts = append(opts, tea.WithPanicHandler(func(r any, stack []byte) { g.failedAt(r, stack) }))
 	p := tea.NewProgram(g, opts...)
 	g.quit = p.Quit
 	if o.Started != nil {
@@ -285,7 +287,9 @@ func Run(ctx context.Context, o Options) error {
 	if f := g.Fault(); f != nil {
 		return f
 	}
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	// Killed because the caller's context ended: not an error. Any other
+	// end (the terminal's reader failed) is one, never a quit.
+	if errors.Is(err, tea.ErrProgramKilled) && parent.Err() != nil {
 		return nil
 	}
 	if err != nil {

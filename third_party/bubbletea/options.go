@@ -152,6 +152,18 @@ func WithFPS(fps int) ProgramOption {
 	}
 }
 
+// WithPanicHandler recovers a panic in the program's frame loop
+// (WithOnDemandFrames: the renderer and the output), which upstream would
+// leave to end the process even with panics caught: h is given what was
+// panicked with and the stack, and the program is killed (its terminal
+// restored). A process that runs several programs (one per attached
+// terminal) keeps the others. PATCH(pullcept).
+func WithPanicHandler(h func(r any, stack []byte)) ProgramOption {
+	return func(p *Program) {
+		p.panicHandler = h
+	}
+}
+
 // WithOnDemandFrames draws frames only when something changed instead of on
 // a ticker running at the frame rate: a change is drawn at once when no
 // frame was written within the last frame interval (1/fps), else when that

@@ -571,6 +571,10 @@ type Program struct {
 	onDemand bool
 	frameReq chan struct{}
 
+	// panicHandler (WithPanicHandler) is given a panic of the frame loop.
+	// PATCH(pullcept).
+	panicHandler func(r any, stack []byte)
+
 	// once is used to stop the renderer.
 	once sync.Once
 
@@ -1514,6 +1518,19 @@ func (p *Program) startRenderer() {
 // key's echo after a status line redraw) is not held back by it. With no
 // requests the goroutine sleeps.
 func (p *Program) frameLoop(framerate time.Duration) {
+	defer func() {
+		// WithPanicHandler: a panic here (the renderer, the output) goes to
+		// the handler and the program is killed, from another goroutine:
+		// the kill's stopRenderer hands this loop its end, awaited here.
+		if p.panicHandler == nil {
+			return
+		}
+		if r := recover(); r != nil {
+			p.panicHandler(r, debug.Stack())
+			go p.Kill()
+			<-p.rendererDone
+		}
+	}()
 	timer := time.NewTimer(framerate)
 	timer.Stop()
 	defer timer.Stop()
