@@ -114,8 +114,17 @@ func (a *App) RestartSeat(ctx context.Context, topic, account string) (seat.Even
 	return a.seats.Restart(ctx, topic, account)
 }
 
-// ReleaseSeat ends a seat's holds on the person's word.
-func (a *App) ReleaseSeat(topic, account string) error { return a.seats.Release(topic, account) }
+// ReleaseSeat ends a seat's hold on the person's word, as far as the
+// hold's kind lets it, and says what it did (seat.Manager.Release).
+func (a *App) ReleaseSeat(topic, account string) (seat.ReleaseOutcome, error) {
+	return a.seats.Release(topic, account)
+}
+
+// ClearUnsentSeat clears the person's unsent keys text in a seat's prompt
+// on their second word, so its held posts are typed.
+func (a *App) ClearUnsentSeat(topic, account, text string) (seat.ReleaseOutcome, error) {
+	return a.seats.ClearUnsent(topic, account, text)
+}
 
 // Pane is account's running terminal in topic.
 func (a *App) Pane(topic, account string) (*seat.Pane, error) {

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pullcept/app"
+	"pullcept/seat"
 )
 
 // MaxLine bounds one command line.
@@ -44,6 +45,7 @@ type Command struct {
 	Limit    int    `json:"limit,omitempty"`
 	Keys     string `json:"keys,omitempty"`     // "keys": bytes typed into a seat's terminal as the person
 	Nickname string `json:"nickname,omitempty"` // "nickname": what the room calls Account ("" clears it)
+	Clear    string `json:"clear,omitempty"`    // "release": the unsent text it reported, to clear and type the held posts
 	// Attachments are absolute paths of files a post attaches: each is
 	// saved under the topic and named in the body (app.PostWith).
 	Attachments []string `json:"attachments,omitempty"`
@@ -362,7 +364,16 @@ func (s *Server) seat(ctx context.Context, c Command) (any, error) {
 	case "stop":
 		return map[string]bool{"stopped": true}, s.App.StopSeat(c.Topic, c.Account, "stopped from the control mode")
 	case "release":
-		return map[string]bool{"released": true}, s.App.ReleaseSeat(c.Topic, c.Account)
+		// "clear": the unsent text a release reported, to clear it and
+		// type the held posts (the person's second word).
+		var out seat.ReleaseOutcome
+		var err error
+		if c.Clear != "" {
+			out, err = s.App.ClearUnsentSeat(c.Topic, c.Account, c.Clear)
+		} else {
+			out, err = s.App.ReleaseSeat(c.Topic, c.Account)
+		}
+		return map[string]any{"released": out.Done, "held": out.Held, "hold": out.Was.Text, "hold_kind": out.Was.Kind, "unsent": out.Unsent, "note": out.Note}, err
 	case "seats":
 		out := []map[string]any{}
 		for _, st := range s.App.Seats(c.Topic) {

@@ -49,6 +49,7 @@ type serve struct {
 	mu    sync.Mutex
 	lines []map[string]any
 	raw   []string
+	at    []time.Time   // when each line arrived
 	grew  chan struct{} // closed and replaced on every new line
 	Ready map[string]any
 	// stop closes stdin and waits for the process to end (once).
@@ -94,6 +95,7 @@ func startServeEnv(t *testing.T, home string, env []string) *serve {
 			s.mu.Lock()
 			s.lines = append(s.lines, m)
 			s.raw = append(s.raw, sc.Text())
+			s.at = append(s.at, time.Now())
 			close(s.grew)
 			s.grew = make(chan struct{})
 			s.mu.Unlock()

@@ -116,8 +116,10 @@ type ActivitySnapshot struct {
 	// Tools is how many tool calls are running; Tool names the newest.
 	Tools int    `json:"tools,omitempty"`
 	Tool  string `json:"tool,omitempty"`
-	// Hold is why nothing may be typed now ("" = typing is allowed).
-	Hold string `json:"hold,omitempty"`
+	// Hold is why nothing may be typed now ("" = typing is allowed), and
+	// HoldKind its kind (hold.go).
+	Hold     string   `json:"hold,omitempty"`
+	HoldKind HoldKind `json:"hold_kind,omitempty"`
 	// Loaded: a resumed conversation said it loaded (SessionStart resume).
 	Loaded bool `json:"loaded,omitempty"`
 	// LimitedUntil is when a limited seat's limit ends (zero: unknown).
@@ -136,6 +138,17 @@ type ActivityOptions struct {
 	// aborted (Codex's rollout turn_aborted, TurnAborted): the settle after
 	// an interrupt lasts until then, at least SettleTime, at most SettleMax.
 	AbortReported bool
+	// AnsweredToTurnEnd: after the person answered a prompt, the hold
+	// lasts until the turn ends (Stop), not only until the tool ends
+	// (Claude: a post whose \r met the turn's end was measured to be sent
+	// and left in the input box; docs/decisions.md "When a held post is
+	// released").
+	AnsweredToTurnEnd bool
+	// TurnEndSettle: a post's \r is not written sooner than this after the
+	// CLI said its turn ended (Stop): Claude 2.1.197 was measured to send a
+	// post whose \r came 15 ms after Stop and to leave its text in the
+	// input box, where the next post joined it.
+	TurnEndSettle time.Duration
 	// CLI names the CLI in hold reasons.
 	CLI string
 	Now func() time.Time
@@ -157,16 +170,20 @@ type Activity struct {
 	wait     string
 	tool     string // the newest running tool's name
 	answered bool
-	loaded   bool
-	signal   string
-	since    time.Time
-	settle   time.Time     // an interrupted turn is still being wound down until then
-	aborting time.Time     // AbortReported: until then, or TurnAborted, the settle goes on
-	limited  bool          // stopped at its usage limit
-	until    time.Time     // when the limit ends (zero: unknown)
-	typing   chan struct{} // non-nil while a post is being typed; closed at End
-	changed  chan struct{} // buffered 1
-	last     ActivitySnapshot
+	// afterAnswer: an answered prompt's tool ended and AnsweredToTurnEnd
+	// holds on until the turn ends.
+	afterAnswer bool
+	loaded      bool
+	signal      string
+	since       time.Time
+	settle      time.Time     // an interrupted turn is still being wound down until then
+	aborting    time.Time     // AbortReported: until then, or TurnAborted, the settle goes on
+	limited     bool          // stopped at its usage limit
+	until       time.Time     // when the limit ends (zero: unknown)
+	stopped     time.Time     // the last Stop
+	typing      chan struct{} // non-nil while a post is being typed; closed at End
+	changed     chan struct{} // buffered 1
+	last        ActivitySnapshot
 }
 
 // NewActivity makes a seat's activity, starting.
@@ -216,7 +233,7 @@ func (a *Activity) Apply(ev HookEvent) {
 				a.clearLocked()
 			}
 			a.started, a.inTurn = true, true
-			a.wait, a.answered = "", false
+			a.wait, a.answered, a.afterAnswer = "", false, false
 			a.aborting = time.Time{} // a new turn: the interrupted one is over
 		case "PreToolUse":
 			a.started, a.inTurn = true, true
@@ -260,6 +277,9 @@ func (a *Activity) Apply(ev HookEvent) {
 				return ""
 			}
 			a.endToolLocked(ev.ToolUseID)
+			if a.answered && a.o.AnsweredToTurnEnd && a.inTurn {
+				a.afterAnswer = true
+			}
 			a.wait, a.answered = "", false
 		case "SubagentStart":
 			if ev.AgentID != "" {
@@ -270,6 +290,7 @@ func (a *Activity) Apply(ev HookEvent) {
 		case "Stop", "StopFailure":
 			a.clearLocked()
 			a.aborting = time.Time{}
+			a.stopped = a.o.Now()
 		case "Interrupt":
 			a.clearLocked()
 			a.settleLocked()
@@ -306,6 +327,7 @@ func (a *Activity) clearLocked() {
 	a.anon = 0
 	a.agents = map[string]bool{}
 	a.wait, a.answered = "", false
+	a.afterAnswer = false
 }
 
 // PersonKeys takes the keys the person wrote into the seat's pane. It
@@ -314,7 +336,7 @@ func (a *Activity) clearLocked() {
 func (a *Activity) PersonKeys(b []byte) (answer bool) {
 	a.mu.Lock()
 	waiting := a.wait != ""
-	working := len(a.tools) > 0 || a.anon > 0 || a.inTurn
+	working := len(a.tools) > 0 || a.anon > 0 || a.inTurn || a.afterAnswer
 	a.mu.Unlock()
 	esc := len(b) == 1 && b[0] == 0x1b
 	switch {
@@ -357,10 +379,23 @@ func isAnswerKey(b []byte) bool {
 	return len(b) == 1 && b[0] >= 0x20 && b[0] < 0x7f
 }
 
-// Release ends every wait and tool the app knows of, and a usage limit, on
-// the person's word.
-func (a *Activity) Release() {
-	a.update(func() string { a.clearLocked(); a.limited, a.until = false, time.Time{}; return SignalReleased })
+// Release ends, on the person's word, what holds the seat's posts and a
+// release may end (HoldKind.Release): an answered prompt, a tool, a settle,
+// a usage limit. A prompt still open is not ended: it answers the reason
+// that was in force and changes nothing (a post's letters would answer the
+// prompt).
+func (a *Activity) Release() (was HoldReason) {
+	a.update(func() string {
+		was = a.holdLocked()
+		if was.Kind.Release() == ReleaseRefused {
+			return ""
+		}
+		a.clearLocked()
+		a.settle, a.aborting = time.Time{}, time.Time{}
+		a.limited, a.until = false, time.Time{}
+		return SignalReleased
+	})
+	return was
 }
 
 // SetLimited holds the seat: its CLI stopped at its usage limit, which ends
@@ -399,14 +434,32 @@ func (a *Activity) Limited() (bool, time.Time) {
 
 // Begin asks to type a post now: ok is false (with the reason) while the
 // seat holds. After ok, End must follow once the post's \r is written.
-func (a *Activity) Begin() (ok bool, why string) {
+func (a *Activity) Begin() (ok bool, why HoldReason) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if why := a.holdLocked(); why != "" {
+	if why := a.holdLocked(); why.Held() {
 		return false, why
 	}
 	a.typing = make(chan struct{})
-	return true, ""
+	return true, HoldReason{}
+}
+
+// Hold is why the seat holds its posts now (the zero reason: it does not).
+func (a *Activity) Hold() HoldReason {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.holdLocked()
+}
+
+// SubmitWait is how long a post's \r must still wait after the CLI's turn
+// ended (TurnEndSettle).
+func (a *Activity) SubmitWait() time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopped.IsZero() {
+		return 0
+	}
+	return max(0, a.o.TurnEndSettle-a.o.Now().Sub(a.stopped))
 }
 
 // End says the post begun is typed.
@@ -482,7 +535,7 @@ func (a *Activity) wakeAfter(d time.Duration, signal string) {
 	time.AfterFunc(d, func() {
 		notifyChan(a.changed)
 		a.update(func() string {
-			if a.last.Hold != a.holdLocked() {
+			if a.last.Hold != a.holdLocked().Text {
 				return signal
 			}
 			return ""
@@ -499,36 +552,40 @@ func (a *Activity) TurnAborted() {
 			return ""
 		}
 		a.aborting = time.Time{}
-		if a.last.Hold != a.holdLocked() {
+		if a.last.Hold != a.holdLocked().Text {
 			return SignalTurnAborted
 		}
 		return ""
 	})
 }
 
-func (a *Activity) holdLocked() string {
+// holdLocked is the CLI's reason to hold, in the precedence of hold.go
+// (limit, prompt, tool); the typist adds unsent keys.
+func (a *Activity) holdLocked() HoldReason {
 	n := len(a.tools) + a.anon
 	switch {
 	case a.ended:
-		return ""
+		return HoldReason{}
 	case a.limited && a.until.IsZero():
-		return "stopped at its usage limit (until unknown)"
+		return HoldReason{HoldByLimit, "stopped at its usage limit (until unknown)"}
 	case a.limited:
-		return "stopped at its usage limit until " + a.until.Local().Format("15:04")
-	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
-		return a.o.CLI + " is ending the interrupted turn"
+		return HoldReason{HoldByLimit, "stopped at its usage limit until " + a.until.Local().Format("15:04")}
 	case a.wait == WaitPermission:
-		return "waiting for your permission"
+		return HoldReason{HoldByPrompt, "waiting for your permission"}
 	case a.wait == WaitQuestion:
-		return "waiting for your answer"
+		return HoldReason{HoldByPrompt, "waiting for your answer"}
 	case a.wait == WaitElicitation:
-		return "waiting for your input"
+		return HoldReason{HoldByPrompt, "waiting for your input"}
+	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
+		return HoldReason{HoldByTool, a.o.CLI + " is ending the interrupted turn"}
 	case a.answered && n > 0:
-		return "you answered a prompt; waiting for " + a.o.CLI + " to go on (Esc in the pane releases)"
+		return HoldReason{HoldByTool, "you answered a prompt; waiting for " + a.o.CLI + " to go on (Esc in the pane releases)"}
+	case a.afterAnswer:
+		return HoldReason{HoldByTool, "you answered a prompt; waiting for " + a.o.CLI + " to end its turn (Esc in the pane releases)"}
 	case n > 0:
-		return "a tool is running"
+		return HoldReason{HoldByTool, "a tool is running"}
 	}
-	return ""
+	return HoldReason{}
 }
 
 func (a *Activity) stateLocked() string {
@@ -552,8 +609,9 @@ func (a *Activity) snapshotLocked() ActivitySnapshot {
 	if len(a.tools)+a.anon > 0 {
 		tool = a.tool
 	}
+	hold := a.holdLocked()
 	return ActivitySnapshot{State: a.stateLocked(), Signal: a.signal, Wait: a.wait, Tools: len(a.tools) + a.anon, Tool: tool,
-		Hold: a.holdLocked(), Loaded: a.loaded, Since: a.since, LimitedUntil: a.until}
+		Hold: hold.Text, HoldKind: hold.Kind, Loaded: a.loaded, Since: a.since, LimitedUntil: a.until}
 }
 
 // update applies f (which returns the deciding signal, "" for no change)

@@ -226,7 +226,7 @@ func FuzzHookBody(f *testing.F) {
 			t.Fatalf("snapshot %+v", s)
 		}
 		a.Release()
-		if ok, why := a.Begin(); !ok && !strings.Contains(why, "interrupted turn") {
+		if ok, why := a.Begin(); !ok && !strings.Contains(why.Text, "interrupted turn") {
 			t.Fatalf("still held after Release: %q", why)
 		}
 	})

@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"pullcept/seat/hook"
 )
@@ -59,6 +60,12 @@ var claudeKind = kindDef{
 	promptSignal:       true,
 	receipts:           claudeReceipts,
 	interrupt:          []byte{0x1b},
+	answeredToTurnEnd:  true,
+	turnEndSettle:      250 * time.Millisecond,
+	// Ctrl-U: deletes to the line's start; on an empty prompt it does
+	// nothing (Ctrl-C there starts an exit). Measured with 2.1.197 and
+	// 2.1.332.
+	clearInput: []byte{0x15},
 }
 
 // claudeHTTPEvents are the events reported by http hooks (all Claude

@@ -1,6 +1,10 @@
 package seat
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"time"
+)
 
 // Kind is an account's kind. A kind that names a CLI (claude_code, codex)
 // knows that CLI's manners; the cli kind takes the id and resume manners
@@ -69,6 +73,16 @@ type kindDef struct {
 	// interrupt is what the seat's stop sequence writes first so the CLI
 	// can finish writing its turn (nil: straight to the signals).
 	interrupt []byte
+	// answeredToTurnEnd: posts held behind a prompt the person answered
+	// wait for the turn's end, not the tool's (ActivityOptions).
+	answeredToTurnEnd bool
+	// turnEndSettle: a post's \r waits this long after the turn's end.
+	turnEndSettle time.Duration
+	// clearInput is the key that empties the CLI's input box and can never
+	// quit it or answer anything (the person's release of unsent keys,
+	// docs/decisions.md); nil: the kind has none measured, and such keys
+	// are left for the person to clear.
+	clearInput []byte
 }
 
 // kindDefs maps each kind to its definition (filled in init: the
@@ -100,6 +114,25 @@ const SessionIDPlaceholder = "{session_id}"
 // MCPConfigPlaceholder is replaced, in a cli account's command or resume line,
 // by the path of the launch's MCP registration file.
 const MCPConfigPlaceholder = "{mcp_config}"
+
+// ClearKeys is what empties text, the person's unsent keys, in k's input
+// box without quitting or answering anything: the kind's clear key once
+// per line of text, with a Backspace between to join each line to the one
+// before (Ctrl-U ends at a line's start in both CLIs: measured,
+// docs/decisions.md "What u does for each hold"). ok is false for a kind
+// with no clear key measured safe.
+func (k Kind) ClearKeys(text string) (keys []byte, ok bool) {
+	c := k.def().clearInput
+	if c == nil {
+		return nil, false
+	}
+	keys = append(keys, c...)
+	for range strings.Count(strings.ReplaceAll(text, "\r\n", "\n"), "\n") + strings.Count(strings.ReplaceAll(text, "\r\n", ""), "\r") {
+		keys = append(keys, 0x7f)
+		keys = append(keys, c...)
+	}
+	return keys, true
+}
 
 // Valid reports whether k is one of Kinds.
 func (k Kind) Valid() bool { return slices.Contains(Kinds, k) }

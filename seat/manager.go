@@ -15,8 +15,10 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"pullcept/ids"
 )
@@ -351,7 +353,8 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 		Generation: m.gen, PtyID: ids.Random(), capability: capability}
 	def := acc.Kind.def()
 	s.Activity = NewActivity(ActivityOptions{ReportsStart: def.reportsStart, EscInterrupts: def.interrupt != nil,
-		AbortReported: acc.Kind == KindCodex,
+		AbortReported: acc.Kind == KindCodex, AnsweredToTurnEnd: def.answeredToTurnEnd,
+		TurnEndSettle: def.turnEndSettle,
 		CLI:           acc.CallName(), OnChange: func(snap ActivitySnapshot) {
 			m.marks.Busy(topic, account, busyState(snap.State))
 			m.emit(Event{Type: EventActivity, Topic: topic, Account: account, Name: acc.CallName(), Activity: &snap})
@@ -750,15 +753,130 @@ func (m *Manager) Activity(ctx context.Context, topic, account, event string, bo
 	return nil
 }
 
-// Release ends the holds of account's seat in topic on the person's word
-// (a prompt declined by number, which no hook reports).
-func (m *Manager) Release(topic, account string) error {
+// ReleaseOutcome is what the person's release of a seat's held posts did
+// (or why it did nothing).
+type ReleaseOutcome struct {
+	// Was is the reason that held the posts (zero: none).
+	Was HoldReason
+	// Held is how many posts the seat's terminal held.
+	Held int
+	// Done: the hold was ended (the posts are typed unless another reason
+	// still applies).
+	Done bool
+	// Unsent, for the unsent-keys hold, is what the app believes the
+	// person typed and did not send: ClearUnsent clears it on their
+	// second word.
+	Unsent string
+	// Note is one sentence for the person.
+	Note string
+}
+
+// ErrNotRunning reports a release of a seat that is not running.
+var ErrNotRunning = errors.New("not running: it holds nothing")
+
+// Release ends the hold of account's seat in topic on the person's word,
+// as far as the reason's kind lets it (HoldKind.Release): an answered
+// prompt, a tool, a settle or a usage limit ends; an open prompt is not
+// typed into; unsent keys are reported, for ClearUnsent.
+func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	s, ok := m.Seat(topic, account)
-	if !ok {
-		return fmt.Errorf("%s in topic %s: %w", account, topic, ErrNoSeat)
+	if !ok || s.State() == StateExited {
+		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
 	}
-	s.Activity.Release()
-	return nil
+	name := m.CallName(s)
+	var held int
+	if m.o.Typist != nil {
+		held, _ = m.o.Typist.HeldReason(topic, account)
+	}
+	unsent := ""
+	if p := s.Terminal(); p != nil {
+		unsent = p.UnsentText()
+	}
+	why := s.Activity.Hold()
+	if unsent != "" {
+		why = firstHold(why, unsentHold)
+	}
+	out := ReleaseOutcome{Was: why, Held: held}
+	switch {
+	case !why.Held() || (held == 0 && why.Kind == HoldByUnsent):
+		out.Note = name + " holds no posts"
+	case why.Kind.Release() == ReleaseRefused:
+		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
+	case why.Kind.Release() == ReleaseAfterClear:
+		out.Unsent = unsent
+		out.Note = fmt.Sprintf("%s holds %s behind unsent keys in its prompt: %s", name, posts(held), QuoteUnsent(unsent))
+	default:
+		s.Activity.Release()
+		out.Done = true
+		out.Note = fmt.Sprintf("released %s (%s): %s", name, why.Text, posts(held)+" will be typed")
+		if why.Kind == HoldByLimit {
+			out.Note = fmt.Sprintf("released %s: its usage limit is taken as over; %s", name, posts(held)+" will be typed")
+		}
+		if unsent != "" {
+			out.Note += "; unsent keys in its prompt still hold them (u again offers to clear them)"
+		}
+	}
+	return out, nil
+}
+
+// ClearUnsent clears the person's unsent keys in account's seat in topic
+// with the kind's clear keys, if they still read text (what Release
+// reported and the person confirmed), so the held posts are typed. The
+// spec keeps the person's half-typed keys (003 「打ちかけの文字を消す形は
+// 採らない」): this runs only on their explicit second word.
+func (m *Manager) ClearUnsent(topic, account, text string) (ReleaseOutcome, error) {
+	s, ok := m.Seat(topic, account)
+	if !ok || s.State() == StateExited {
+		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
+	}
+	name := m.CallName(s)
+	p := s.Terminal()
+	if p == nil {
+		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
+	}
+	keys, ok := s.Account.Kind.ClearKeys(text)
+	if !ok {
+		return ReleaseOutcome{}, fmt.Errorf("%s: no key is known to clear a %s prompt safely; clear it in its pane", name, s.Account.Kind)
+	}
+	wrote, err := p.ClearUnsent(text, keys)
+	if err != nil {
+		return ReleaseOutcome{}, err
+	}
+	var held int
+	if m.o.Typist != nil {
+		held, _ = m.o.Typist.HeldReason(topic, account)
+	}
+	if !wrote {
+		return ReleaseOutcome{}, fmt.Errorf("%s: the unsent keys changed (now %s); nothing cleared", name, QuoteUnsent(p.UnsentText()))
+	}
+	return ReleaseOutcome{Was: unsentHold, Held: held, Done: true,
+		Note: fmt.Sprintf("cleared %s in %s's prompt; %s", QuoteUnsent(text), name, posts(held)+" will be typed")}, nil
+}
+
+// posts is "1 held post" / "N held posts".
+func posts(n int) string {
+	if n == 1 {
+		return "1 held post"
+	}
+	return fmt.Sprintf("%d held posts", n)
+}
+
+// QuoteUnsent is unsent text for a status line: on one line, without
+// control characters, at most 24 characters (… when cut), quoted.
+func QuoteUnsent(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		if unicode.IsControl(r) || !unicode.IsPrint(r) && r != ' ' {
+			return -1
+		}
+		return r
+	}, s)
+	if r := []rune(s); len(r) > 24 {
+		s = string(r[:23]) + "…"
+	}
+	return "'" + s + "'"
 }
 
 // typistHeld turns the typist's hold reports into activity events.

@@ -485,11 +485,11 @@ func (t *Typist) setMarkReporter(f func(topic, account string, post wire.Post, m
 
 // markHeldLocked tells every post the queue holds, and why (q.mu held).
 func (q *termQueue) markHeldLocked() {
-	if q.onMark == nil || q.why == "" {
+	if q.onMark == nil || !q.why.Held() {
 		return
 	}
 	for _, p := range q.posts {
-		q.onMark(p.post, MarkHeld, q.why)
+		q.onMark(p.post, MarkHeld, q.why.Text)
 	}
 }
 

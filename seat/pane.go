@@ -775,6 +775,27 @@ func (p *Pane) Pending() bool {
 	return p.unsent.Pending()
 }
 
+// UnsentText is what the unsent-key tracker believes the person typed and
+// has not sent ("" when nothing).
+func (p *Pane) UnsentText() string {
+	p.inMu.Lock()
+	defer p.inMu.Unlock()
+	return p.unsent.Text()
+}
+
+// ClearUnsent writes keys (a kind's clear keys) as the person's, so the
+// tracker reads them, if the unsent input still reads text; it reports
+// whether it wrote them.
+func (p *Pane) ClearUnsent(text string, keys []byte) (bool, error) {
+	if p.UnsentText() != text {
+		return false, nil
+	}
+	if _, err := p.Write(keys); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // InputReleased is signalled (coalesced) when the person's unsent input
 // goes empty: sent or cleared.
 func (p *Pane) InputReleased() <-chan struct{} { return p.released }

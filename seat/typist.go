@@ -82,12 +82,18 @@ type TypistOptions struct {
 }
 
 // Gate says whether a terminal may be typed into now: a seat's Activity.
-// Begin is asked before each post; End follows its \r.
+// Begin is asked before each post; End follows its \r. Hold is its reason
+// now, without beginning.
 type Gate interface {
-	Begin() (ok bool, why string)
+	Begin() (ok bool, why HoldReason)
 	End()
+	Hold() HoldReason
 	Changed() <-chan struct{}
 }
+
+// submitWaiter is a gate that keeps a post's \r off a moment (Activity:
+// just after the CLI's turn ended).
+type submitWaiter interface{ SubmitWait() time.Duration }
 
 // HoldUnsent is why a terminal holds posts while the person has unsent keys
 // in it.
@@ -118,8 +124,8 @@ type termQueue struct {
 	mu           sync.Mutex
 	posts        []queued // oldest first
 	ready        chan struct{}
-	why          string // why the head is held, "" when not
-	report       [2]any // the last (held, why) told to OnHold
+	why          HoldReason // why the head is held, zero when not
+	report       [2]any     // the last (held, why) told to OnHold
 	onHoldReport func(held int, why string)
 	onMark       func(p wire.Post, mark Mark, why string)
 
@@ -320,8 +326,8 @@ func (q *termQueue) pop(p queued) {
 	q.mu.Unlock()
 }
 
-// hold records why the head is held ("" = it is being typed).
-func (q *termQueue) hold(why string) {
+// hold records why the head is held (zero = it is being typed).
+func (q *termQueue) hold(why HoldReason) {
 	q.mu.Lock()
 	q.why = why
 	q.reportLocked()
@@ -329,12 +335,13 @@ func (q *termQueue) hold(why string) {
 	q.mu.Unlock()
 }
 
-// held is how many posts the queue holds and why (0, "" when it types).
-func (q *termQueue) held() (int, string) {
+// held is how many posts the queue holds and why (0 and the zero reason
+// when it types).
+func (q *termQueue) held() (int, HoldReason) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.why == "" {
-		return 0, ""
+	if !q.why.Held() {
+		return 0, HoldReason{}
 	}
 	return len(q.posts), q.why
 }
@@ -343,7 +350,7 @@ func (q *termQueue) reportLocked() {
 	if q.onHoldReport == nil {
 		return
 	}
-	n, why := len(q.posts), q.why
+	n, why := len(q.posts), q.why.Text
 	if why == "" {
 		n = 0
 	}
@@ -364,11 +371,17 @@ func (t *Typist) setHoldReporter(f func(topic, account string, held int, why str
 
 // Held reports how many posts account's terminal in topic holds, and why.
 func (t *Typist) Held(topic, account string) (int, string) {
+	n, why := t.HeldReason(topic, account)
+	return n, why.Text
+}
+
+// HeldReason is Held with the reason's kind.
+func (t *Typist) HeldReason(topic, account string) (int, HoldReason) {
 	t.mu.Lock()
 	q := t.terms[termKey{topic, account}]
 	t.mu.Unlock()
 	if q == nil {
-		return 0, ""
+		return 0, HoldReason{}
 	}
 	return q.held()
 }
@@ -384,10 +397,18 @@ func (t *Typist) typeLoop(q *termQueue) {
 			return
 		}
 		if q.w.Pending() {
-			t.held(q, HoldUnsent)
+			// The reason shown is the first that applies (hold.go): an
+			// open prompt or a limit before the person's own keys.
+			why := unsentHold
+			if q.gate != nil {
+				why = firstHold(q.gate.Hold(), why)
+			}
+			t.held(q, why)
 			select {
 			case <-q.w.InputReleased():
 				continue // look again: the person may have typed anew
+			case <-gateChanged:
+				continue
 			case <-q.ctx.Done():
 				return
 			}
@@ -411,7 +432,7 @@ func (t *Typist) typeLoop(q *termQueue) {
 				}
 			}
 		}
-		q.hold("")
+		q.hold(HoldReason{})
 		q.mark(p, markTyping, "")
 		err := t.typePost(q, p)
 		if q.gate != nil {
@@ -433,7 +454,7 @@ func (t *Typist) typeLoop(q *termQueue) {
 	}
 }
 
-func (t *Typist) held(q *termQueue, why string) {
+func (t *Typist) held(q *termQueue, why HoldReason) {
 	q.hold(why)
 	if q.onHold != nil {
 		q.onHold()
@@ -526,6 +547,13 @@ func (t *Typist) typePost(q *termQueue, p queued) error {
 	}
 	if err := t.opts.Sleep(q.ctx, t.opts.Pause); err != nil {
 		return err
+	}
+	if w, ok := q.gate.(submitWaiter); ok {
+		if d := w.SubmitWait(); d > 0 {
+			if err := t.opts.Sleep(q.ctx, d); err != nil {
+				return err
+			}
+		}
 	}
 	return q.w.SubmitRoom(q.ctx)
 }

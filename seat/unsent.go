@@ -64,6 +64,10 @@ type Unsent struct {
 // Pending reports whether typed input remains unsent.
 func (u *Unsent) Pending() bool { return len(u.text) > 0 }
 
+// Text is what the keys tell is typed and unsent (a paste's line breaks
+// included; control keys applied).
+func (u *Unsent) Text() string { return string(u.text) }
+
 // Clear empties the input: the app's own send key was written (it sends
 // whatever was typed with it).
 func (u *Unsent) Clear() {

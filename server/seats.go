@@ -68,9 +68,25 @@ func (t clientSeats) Restart(topic, account string) error {
 	return err
 }
 
-func (t clientSeats) Release(topic, account string) error { return t.a.ReleaseSeat(topic, account) }
-func (t clientSeats) Changed() <-chan struct{}            { return t.changed }
-func (t clientSeats) Output() <-chan struct{}             { return t.output }
+func (t clientSeats) Release(topic, account string) (tui.ReleaseResult, error) {
+	r, err := t.a.ReleaseSeat(topic, account)
+	return releaseResult(r), err
+}
+
+func (t clientSeats) ClearUnsent(topic, account, unsent string) (tui.ReleaseResult, error) {
+	r, err := t.a.ClearUnsentSeat(topic, account, unsent)
+	return releaseResult(r), err
+}
+
+func releaseResult(r seat.ReleaseOutcome) tui.ReleaseResult {
+	out := tui.ReleaseResult{Note: r.Note, Held: r.Held, Unsent: r.Unsent}
+	if r.Unsent != "" {
+		out.Shown = seat.QuoteUnsent(r.Unsent)
+	}
+	return out
+}
+func (t clientSeats) Changed() <-chan struct{} { return t.changed }
+func (t clientSeats) Output() <-chan struct{}  { return t.output }
 
 // clientPane is a seat's pane on one client's screen: its input modes, and
 // its size asked through the sizes.

@@ -81,6 +81,9 @@ type fakeSeats struct {
 	seats    map[string][]SeatInfo
 	calls    []string
 	changed  chan struct{}
+	// release and releaseErr are what Release answers.
+	release    ReleaseResult
+	releaseErr error
 }
 
 func newFakeSeats(accts ...Account) *fakeSeats {
@@ -118,7 +121,16 @@ func (f *fakeSeats) Start(topic, account string) error {
 }
 func (f *fakeSeats) Stop(topic, account string) error    { f.call("stop " + account); return nil }
 func (f *fakeSeats) Restart(topic, account string) error { f.call("restart " + account); return nil }
-func (f *fakeSeats) Release(topic, account string) error { f.call("release " + account); return nil }
+func (f *fakeSeats) Release(topic, account string) (ReleaseResult, error) {
+	f.call("release " + account)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.release, f.releaseErr
+}
+func (f *fakeSeats) ClearUnsent(topic, account, unsent string) (ReleaseResult, error) {
+	f.call("clear " + account + " " + unsent)
+	return ReleaseResult{Note: "cleared " + unsent}, nil
+}
 func (f *fakeSeats) StopTopic(topic string) error {
 	f.call("stoptopic " + topic)
 	f.mu.Lock()

@@ -219,7 +219,7 @@ var bindings = []binding{
 	{ctxParts, []string{"s", "enter"}, actStartSeat, "start the seat in this topic"},
 	{ctxParts, []string{"x"}, actStopSeat, "stop the seat (asks first); an ended seat: close its pane"},
 	{ctxParts, []string{"R"}, actRestartSeat, "restart the seat (asks first while a turn runs); an MCP server: restart it from the file (stop it when it left the file)"},
-	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds (after a prompt declined by number)"},
+	{ctxParts, []string{"u"}, actReleaseSeat, "release the posts the seat holds, or say why not (an open prompt: answer it in the pane; unsent keys: asks, then clears them)"},
 	{ctxParts, []string{"n"}, actNickname, "rename the account: its nickname, what the room calls it (empty: its name)"},
 	{ctxParts, []string{"L"}, actMCPLog, "MCP server: its log (stderr and pullcept's lines, the last 1000) in $PAGER, on your terminal"},
 	{ctxParts, []string{"E"}, actMCPConfig, "MCP servers: edit mcp-servers.json in $VISUAL or $EDITOR; R on a server applies it"},

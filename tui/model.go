@@ -75,6 +75,9 @@ type dialog struct {
 	seat *seatAsk
 	// title is the box's title when the kind's own does not fit.
 	title string
+	// release: it asks to clear a seat's unsent keys and type its held
+	// posts (releaseSeat).
+	release *releaseAskMsg
 }
 
 // seatAsk is a seat action waiting for the person's y.
@@ -621,6 +624,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		}
 		m.refreshSeats()
 		return m.loadTopics()
+	case releaseAskMsg:
+		m.askClearUnsent(msg)
+		return nil
 	case noteMsg:
 		if msg.err != nil {
 			m.status = msg.err.Error()
@@ -1424,6 +1430,9 @@ func (m *model) seatOp(act action) tea.Cmd {
 		return nil
 	}
 	name = wire.OneLine(name)
+	if act == actReleaseSeat {
+		return m.releaseSeat(acct, name)
+	}
 	s, pane, seated := m.seatOf(acct)
 	live := seated && s.State != StateExited
 	where := ""
@@ -1474,8 +1483,6 @@ func (m *model) runSeatOp(act action, topic, acct, name string) tea.Cmd {
 			err = seats.Stop(topic, acct)
 		case actRestartSeat:
 			err = seats.Restart(topic, acct)
-		case actReleaseSeat:
-			err = seats.Release(topic, acct)
 		}
 		if err != nil {
 			// The seat manager's errors begin "<account> in topic <id>: ".
@@ -1488,6 +1495,57 @@ func (m *model) runSeatOp(act action, topic, acct, name string) tea.Cmd {
 			return noteMsg{list: true}
 		}
 		return noteMsg{note: verb + " " + name + ": done", list: true}
+	}
+}
+
+// releaseAskMsg: a release found the seat's posts held behind the
+// person's unsent keys; the screen asks before clearing them.
+type releaseAskMsg struct {
+	topic, account, name string
+	r                    ReleaseResult
+}
+
+// releaseSeat is `u`: it releases what holds the seat's posts, or says why
+// it does not; for unsent keys it says what it believes is unsent and asks
+// before clearing them (spec 003 keeps the person's half-typed keys).
+func (m *model) releaseSeat(acct, name string) tea.Cmd {
+	seats, topic := m.seats, m.topic
+	m.status = "releasing " + name
+	return func() tea.Msg {
+		r, err := seats.Release(topic, acct)
+		if err != nil {
+			return noteMsg{err: fmt.Errorf("releasing %s: %w", name, err)}
+		}
+		if r.Unsent != "" {
+			return releaseAskMsg{topic: topic, account: acct, name: name, r: r}
+		}
+		return noteMsg{note: r.Note, list: true}
+	}
+}
+
+// askClearUnsent opens the confirmation for a release behind unsent keys.
+func (m *model) askClearUnsent(msg releaseAskMsg) {
+	m.status = msg.r.Note
+	held := "1 held post"
+	if msg.r.Held != 1 {
+		held = fmt.Sprintf("%d held posts", msg.r.Held)
+	}
+	m.dlg = &dialog{release: &msg, title: "Clear unsent keys", lines: []string{
+		fmt.Sprintf("Clear %s in %s's prompt and type %s?", msg.r.Shown, wire.OneLine(msg.name), held),
+		"The keys are what pullcept believes you typed there and did not send.",
+		"", "[y] clear and type    [n] keep them",
+	}}
+}
+
+// clearUnsent is the person's yes to askClearUnsent.
+func (m *model) clearUnsent(msg releaseAskMsg) tea.Cmd {
+	seats := m.seats
+	return func() tea.Msg {
+		r, err := seats.ClearUnsent(msg.topic, msg.account, msg.r.Unsent)
+		if err != nil {
+			return noteMsg{err: fmt.Errorf("releasing %s: %w", msg.name, err)}
+		}
+		return noteMsg{note: r.Note, list: true}
 	}
 }
 
@@ -1641,6 +1699,11 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 			return m.reopen(d.topic)
 		case act == actConfirm && d != nil && d.mcp != "":
 			return m.deleteMCP(d.mcp)
+		case act == actConfirm && d != nil && d.release != nil:
+			return m.clearUnsent(*d.release)
+		case d != nil && d.release != nil:
+			m.status = "kept the keys in " + wire.OneLine(d.release.name) + "'s prompt; its posts stay held"
+			return nil
 		case d != nil && d.mcp != "":
 			return nil
 		case act == actConfirm && d != nil && d.seat != nil:

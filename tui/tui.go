@@ -106,12 +106,27 @@ type Seats interface {
 	Start(topic, account string) error
 	Stop(topic, account string) error
 	Restart(topic, account string) error
-	// Release ends the holds of a seat on the person's word.
-	Release(topic, account string) error
+	// Release ends the hold of a seat on the person's word as far as its
+	// kind lets it, and says what it did or why not.
+	Release(topic, account string) (ReleaseResult, error)
+	// ClearUnsent clears the unsent keys a Release reported (the person's
+	// second word) so the held posts are typed.
+	ClearUnsent(topic, account, unsent string) (ReleaseResult, error)
 	// Changed is signalled when the seat list or a state changes, and
 	// also when any pane has new output unless the Seats is an
 	// OutputSeats. The screen coalesces it to its frame rate.
 	Changed() <-chan struct{}
+}
+
+// ReleaseResult is what a release did (seat.ReleaseOutcome).
+type ReleaseResult struct {
+	// Note says it for the status line.
+	Note string
+	// Held is how many posts the seat held.
+	Held int
+	// Unsent, when set, is the person's unsent keys that hold the posts:
+	// the screen asks before ClearUnsent; Shown is it quoted for a line.
+	Unsent, Shown string
 }
 
 // OutputSeats is Seats that signals a pane's new output apart from

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // API says which wire format a request used.
@@ -67,6 +68,8 @@ type Request struct {
 	Body json.RawMessage
 	// Reply is what the server answered (set before the request is recorded).
 	Reply Reply
+	// At is when the request arrived.
+	At time.Time
 }
 
 // ToolResult is one tool call's result as the CLI sent it back.
@@ -289,6 +292,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // answer runs the behaviour, resolves the tool name, writes the SSE answer
 // and records the exchange.
 func (s *Server) answer(w http.ResponseWriter, req Request, write func(http.ResponseWriter, Request, Reply, string)) {
+	req.At = time.Now()
 	var rep Reply
 	s.mu.Lock()
 	for k, vs := range s.headers {

@@ -1,0 +1,136 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"pullcept/seat"
+)
+
+// TestReleaseSaysWhatItDoes: the person's release (`u`) does what it says
+// or says why not, for each kind of hold (issue 31, point 4): a seat that
+// is not running holds nothing; an open prompt is not typed into; unsent
+// keys are reported and cleared only on the second word, with the kind's
+// clear key, after which the held post is typed once; a usage limit ends.
+func TestReleaseSaysWhatItDoes(t *testing.T) {
+	t.Parallel()
+	// cat in canonical mode: a line reaches the screen only when sent, and
+	// the clear key (Ctrl-U, the terminal's line kill) erases a line.
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty -echo; echo ready; exec cat"}}
+	a := newApp(t, []seat.Account{{ID: "lay", Name: "Lay", Kind: seat.KindCodex}}, st)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) {
+		t.Fatalf("release of a seat never started: %v", err)
+	}
+	if _, err := a.StartSeat(context.Background(), topic, "lay"); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, topic, "lay", "Lay")
+	pane, err := a.Pane(topic, "lay")
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenHas := func(what string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(pane.Render(), what); {
+			if time.Now().After(deadline) {
+				t.Fatalf("the pane never showed %q:\n%s", what, pane.Render())
+			}
+			time.Sleep(5 * time.Millisecond) // polling the screen: no event says a PTY printed
+		}
+	}
+	screenHas("ready")
+	heldBy := func(n int, kind seat.HoldKind) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			got, why := a.typist.HeldReason(topic, "lay")
+			if got == n && why.Kind == kind {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("held %d (%+v), want %d by %s", got, why, n, kind)
+			}
+			time.Sleep(5 * time.Millisecond) // the typist reports its hold by callback only
+		}
+	}
+	release := func() seat.ReleaseOutcome {
+		t.Helper()
+		out, err := a.ReleaseSeat(topic, "lay")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+
+	if out := release(); out.Done || out.Note != "Lay holds no posts" {
+		t.Fatalf("release of a seat holding nothing: %+v", out)
+	}
+
+	// Unsent keys: said, not cleared; cleared on the second word.
+	if _, err := pane.Write([]byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := a.Post(topic, "first for Lay", ""); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	heldBy(1, seat.HoldByUnsent)
+	out := release()
+	if out.Done || out.Unsent != "abc" || out.Held != 1 || !strings.Contains(out.Note, "'abc'") {
+		t.Fatalf("release behind unsent keys: %+v", out)
+	}
+	heldBy(1, seat.HoldByUnsent) // nothing cleared, nothing typed
+	if _, err := a.ClearUnsentSeat(topic, "lay", "abd"); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Fatalf("a clear of other keys than the unsent ones: %v", err)
+	}
+	out, err = a.ClearUnsentSeat(topic, "lay", "abc")
+	if err != nil || !out.Done {
+		t.Fatalf("clear: %+v %v", out, err)
+	}
+	screenHas("first for Lay")
+	if scr := pane.Render(); strings.Contains(scr, "abc") || strings.Count(scr, "first for Lay") != 1 {
+		t.Fatalf("after the clear:\n%s", scr)
+	}
+
+	// An open prompt: nothing is typed into it.
+	s, _ := a.seats.Seat(topic, "lay")
+	s.Activity.Apply(seat.HookEvent{Event: "PermissionRequest", ToolName: "Bash"})
+	if o, err := a.Post(topic, "second for Lay", ""); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	heldBy(1, seat.HoldByPrompt)
+	if out := release(); out.Done || !strings.Contains(out.Note, "answer in its pane") {
+		t.Fatalf("release at an open prompt: %+v", out)
+	}
+	heldBy(1, seat.HoldByPrompt)
+	// The person answers; the tool goes on: now the release ends it.
+	s.Activity.PersonKeys([]byte("1"))
+	s.Activity.Apply(seat.HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t1"})
+	heldBy(1, seat.HoldByTool)
+	if out := release(); !out.Done || out.Held != 1 {
+		t.Fatalf("release after the answer: %+v", out)
+	}
+	screenHas("second for Lay")
+
+	// A usage limit ends early.
+	s.Activity.SetLimited(time.Now().Add(time.Hour))
+	if o, err := a.Post(topic, "third for Lay", ""); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	heldBy(1, seat.HoldByLimit)
+	if out := release(); !out.Done || !strings.Contains(out.Note, "usage limit") {
+		t.Fatalf("release of a limit: %+v", out)
+	}
+	screenHas("third for Lay")
+
+	if err := a.StopSeat(topic, "lay", "test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) {
+		t.Fatalf("release of a stopped seat: %v", err)
+	}
+}

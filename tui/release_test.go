@@ -1,0 +1,60 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// u in the participants says what the release did or why not (issue 31,
+// point 4): the seat's own note; an error; and, behind unsent keys, a
+// confirmation that names the keys before anything is cleared: n keeps
+// them, y clears them and types the held posts.
+func TestReleaseSaysWhatItDoes(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 100, 30)
+	hs.prefix('a', "a")
+	hs.key('j', 0) // the person's row, then Lin's
+	press := func() {
+		hs.key('u', 0)
+		hs.pump()
+	}
+
+	seats.releaseErr = errors.New("lin in topic t: not running: it holds nothing")
+	press()
+	if scr := hs.screen(); !strings.Contains(scr, "releasing Lin: lin in topic t: not running: it holds nothing") {
+		t.Fatalf("a stopped seat:\n%s", scr)
+	}
+
+	seats.releaseErr = nil
+	seats.release = ReleaseResult{Note: "Lin is waiting for your permission: answer in its pane (posts are not typed into an open prompt)", Held: 1}
+	press()
+	if scr := hs.screen(); !strings.Contains(scr, "answer in its pane") || strings.Contains(scr, ": done") {
+		t.Fatalf("an open prompt:\n%s", scr)
+	}
+
+	seats.release = ReleaseResult{Note: "Lin holds 2 held posts behind unsent keys in its prompt: 'abc'", Held: 2, Unsent: "abc", Shown: "'abc'"}
+	press()
+	scr := hs.screen()
+	if !strings.Contains(scr, "Clear 'abc' in Lin's prompt and type 2 held posts?") || !strings.Contains(scr, "Clear unsent keys") || strings.Contains(scr, "Delete topic") {
+		t.Fatalf("no confirmation:\n%s", scr)
+	}
+	hs.key('n', 0)
+	hs.pump()
+	if scr := hs.screen(); strings.Contains(scr, "Clear 'abc'") || !strings.Contains(scr, "kept the keys in Lin's prompt") {
+		t.Fatalf("after n:\n%s", scr)
+	}
+	if slices.ContainsFunc(seats.calls, func(c string) bool { return strings.HasPrefix(c, "clear ") }) {
+		t.Fatalf("cleared without the person's yes: %q", seats.calls)
+	}
+	press()
+	hs.key('y', 0)
+	hs.pump()
+	if !slices.Contains(seats.calls, "clear lin abc") {
+		t.Fatalf("calls %q", seats.calls)
+	}
+	if scr := hs.screen(); !strings.Contains(scr, "cleared abc") {
+		t.Fatalf("after y:\n%s", scr)
+	}
+}
