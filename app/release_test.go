@@ -130,7 +130,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	if err := a.StopSeat(topic, "lay", "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) {
+	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) || err.Error() != "Lay is not running: it holds nothing" {
 		t.Fatalf("release of a stopped seat: %v", err)
 	}
 }

@@ -781,7 +781,7 @@ var ErrNotRunning = errors.New("not running: it holds nothing")
 func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	s, ok := m.Seat(topic, account)
 	if !ok || s.State() == StateExited {
-		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
+		return ReleaseOutcome{}, m.notRunning(account)
 	}
 	name := m.CallName(s)
 	var held int
@@ -826,14 +826,11 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 // 採らない」): this runs only on their explicit second word.
 func (m *Manager) ClearUnsent(topic, account, text string) (ReleaseOutcome, error) {
 	s, ok := m.Seat(topic, account)
-	if !ok || s.State() == StateExited {
-		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
+	if !ok || s.State() == StateExited || s.Terminal() == nil {
+		return ReleaseOutcome{}, m.notRunning(account)
 	}
 	name := m.CallName(s)
 	p := s.Terminal()
-	if p == nil {
-		return ReleaseOutcome{}, fmt.Errorf("%s in topic %s: %w", account, topic, ErrNotRunning)
-	}
 	keys, ok := s.Account.Kind.ClearKeys(text)
 	if !ok {
 		return ReleaseOutcome{}, fmt.Errorf("%s: no key is known to clear a %s prompt safely; clear it in its pane", name, s.Account.Kind)
@@ -851,6 +848,15 @@ func (m *Manager) ClearUnsent(topic, account, text string) (ReleaseOutcome, erro
 	}
 	return ReleaseOutcome{Was: unsentHold, Held: held, Done: true,
 		Note: fmt.Sprintf("cleared %s in %s's prompt; %s", QuoteUnsent(text), name, posts(held)+" will be typed")}, nil
+}
+
+// notRunning is ErrNotRunning for account, by the name the room calls it.
+func (m *Manager) notRunning(account string) error {
+	name, _, ok := m.Names(account)
+	if !ok {
+		name = account
+	}
+	return fmt.Errorf("%s is %w", name, ErrNotRunning)
 }
 
 // posts is "1 held post" / "N held posts".

@@ -21,9 +21,9 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 		hs.pump()
 	}
 
-	seats.releaseErr = errors.New("lin in topic t: not running: it holds nothing")
+	seats.releaseErr = errors.New("Lin is not running: it holds nothing")
 	press()
-	if scr := hs.screen(); !strings.Contains(scr, "releasing Lin: lin in topic t: not running: it holds nothing") {
+	if scr := hs.screen(); !strings.Contains(scr, "releasing Lin: Lin is not running: it holds nothing") {
 		t.Fatalf("a stopped seat:\n%s", scr)
 	}
 
