@@ -70,6 +70,13 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	if out := release(); out.Done || out.Note != "Lay holds no posts" {
 		t.Fatalf("release of a seat holding nothing: %+v", out)
 	}
+	// A tool runs, no post waits: the hold stays for the posts to come.
+	s, _ := a.seats.Seat(topic, "lay")
+	s.Activity.Apply(seat.HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t0"})
+	if out := release(); out.Done || out.Note != "Lay holds no posts (a tool is running)" || s.Activity.Hold().Kind != seat.HoldByTool {
+		t.Fatalf("release while a tool runs and nothing is held: %+v", out)
+	}
+	s.Activity.Apply(seat.HookEvent{Event: "PostToolUse", ToolName: "Bash", ToolUseID: "t0"})
 
 	// Unsent keys: said, not cleared; cleared on the second word.
 	if _, err := pane.Write([]byte("abc")); err != nil {
@@ -97,7 +104,6 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	}
 
 	// An open prompt: nothing is typed into it.
-	s, _ := a.seats.Seat(topic, "lay")
 	s.Activity.Apply(seat.HookEvent{Event: "PermissionRequest", ToolName: "Bash"})
 	if o, err := a.Post(topic, "second for Lay", ""); err != nil || !o.Delivered {
 		t.Fatalf("%+v %v", o, err)

@@ -798,8 +798,12 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	}
 	out := ReleaseOutcome{Was: why, Held: held}
 	switch {
-	case !why.Held() || (held == 0 && why.Kind == HoldByUnsent):
+	case !why.Held():
 		out.Note = name + " holds no posts"
+	case held == 0 && why.Kind != HoldByLimit:
+		// Nothing to type: a running tool's or a prompt's hold stays for
+		// the posts that may come.
+		out.Note = name + " holds no posts (" + why.Text + ")"
 	case why.Kind.Release() == ReleaseRefused:
 		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
 	case why.Kind.Release() == ReleaseAfterClear:
