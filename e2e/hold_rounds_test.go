@@ -24,9 +24,27 @@ import (
 type holdRound struct {
 	approve bool
 	held    int
+	// tell: after the command, the model goes on in the same turn with a
+	// room tool call (tellAfterRun) before it ends the turn.
+	tell bool
 }
 
-var holdRounds = []holdRound{{true, 1}, {false, 2}, {true, 3}, {true, 2}, {false, 1}, {true, 1}}
+var holdRounds = []holdRound{{true, 1, false}, {false, 2, false}, {true, 3, true}, {true, 2, false}, {false, 1, false}, {true, 1, true}}
+
+// tellAfterRun: a "run CMD # tell" post makes the model, once the command
+// ran, call say_to_room ("ran it") in the same turn, then end it.
+func tellAfterRun(b fakemodel.Behaviour) fakemodel.Behaviour {
+	return func(r fakemodel.Request) fakemodel.Reply {
+		tag, body, ok := fakemodel.ParseTagged(r.LastUserTurn())
+		if !ok || !strings.HasSuffix(body, " # tell") || len(r.ResultsFor("Bash")) == 0 {
+			return b(r)
+		}
+		if len(r.ResultsFor(fakemodel.SayToRoom)) > 0 {
+			return fakemodel.Say("done")
+		}
+		return fakemodel.Call(fakemodel.SayToRoom, map[string]any{"content": "ran it", "last_seen": tag.MessageID})
+	}
+}
 
 // slowAfterTool delays the model's answer to a request carrying a Bash
 // result: by 600 ms, so a post typed as the tool ends would land while that
@@ -58,17 +76,17 @@ func slowAfterTool(b fakemodel.Behaviour) fakemodel.Behaviour {
 
 func TestRealClaudeHeldRounds(t *testing.T) {
 	t.Parallel()
-	c := newCLIRoom(t, slowAfterTool(permAgent("Bash", func(cmd string) map[string]any {
+	c := newCLIRoom(t, slowAfterTool(tellAfterRun(permAgent("Bash", func(cmd string) map[string]any {
 		return map[string]any{"command": cmd, "description": "Run the check"}
-	})))
+	}))))
 	heldRounds(t, c)
 }
 
 func TestLatestClaudeHeldRounds(t *testing.T) {
 	t.Parallel()
-	c := newLatestRoom(t, slowAfterTool(permAgent("Bash", func(cmd string) map[string]any {
+	c := newLatestRoom(t, slowAfterTool(tellAfterRun(permAgent("Bash", func(cmd string) map[string]any {
 		return map[string]any{"command": cmd, "description": "Run the check"}
-	})), "claude --permission-mode default")
+	}))), "claude --permission-mode default")
 	heldRounds(t, c)
 }
 
@@ -79,11 +97,15 @@ func heldRounds(t *testing.T, c *cliRoom) {
 	c.startSeat(t, topic, account, name)
 	var ids []string
 	for i, rd := range holdRounds {
-		label := fmt.Sprintf("round %d (%s, %d held)", i+1, map[bool]string{true: "approve", false: "decline"}[rd.approve], rd.held)
+		label := fmt.Sprintf("round %d (%s, %d held, tell %v)", i+1, map[bool]string{true: "approve", false: "decline"}[rd.approve], rd.held, rd.tell)
 		file := filepath.Join(c.cwd, fmt.Sprintf("runs-%d", i+1))
 		from := c.mark()
 		reqFrom := len(c.model.Requests())
-		c.post(t, topic, "@"+name+" run echo ran >> "+file, c.lastPostID(topic))
+		run := "@" + name + " run echo ran >> " + file
+		if rd.tell {
+			run += " # tell"
+		}
+		c.post(t, topic, run, c.lastPostID(topic))
 		c.waitActivity(t, from, topic, account, func(a map[string]any) bool {
 			return a["state"] == "waiting" && a["wait"] == "permission"
 		})
