@@ -19,6 +19,12 @@ package seat
 // post being typed to finish its \r before the CLI is let go on
 // (WaitTyping), so a prompt never opens between a post's text and its \r.
 //
+// The reasons and their precedence are hold.go's (HoldReason). After the
+// person answered a prompt, a kind with AnsweredToTurnEnd (Claude) holds
+// until its turn ends, not only until the tool ends: a post typed into
+// the ending turn was measured to go wrong (docs/decisions.md "When a held
+// post is released").
+//
 // Claude fires no hook when the person declines a prompt. The person's keys
 // in a waiting pane are answer keys (not unsent input): Esc ends the wait
 // and, for a CLI where Esc interrupts the turn (Claude), the turn; any other
