@@ -20,7 +20,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	// cat in canonical mode: a line reaches the screen only when sent, and
 	// the clear key (Ctrl-U, the terminal's line kill) erases a line.
 	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty -echo; echo ready; exec cat"}}
-	a := newApp(t, []seat.Account{{ID: "lay", Name: "Lay", Kind: seat.KindCodex}}, st)
+	a := newApp(t, []seat.Account{{ID: "lay", Name: "Lay", Kind: seat.KindCodex}, {ID: "cat", Name: "Cat", Kind: seat.KindCLI, Command: "cat"}}, st)
 	sub := a.Subscribe()
 	defer sub.Close()
 	topic, _ := a.NewTopic()
@@ -132,6 +132,35 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 		t.Fatalf("release of a limit: %+v", out)
 	}
 	screenHas("third for Lay")
+
+	// A kind with no clear key measured safe: says so, offers nothing.
+	other, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), other, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, other, "cat", "Cat")
+	catPane, err := a.Pane(other, "cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := catPane.Write([]byte("xyz")); err != nil {
+		t.Fatal(err)
+	}
+	if o, err := a.Post(other, "for Cat", ""); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if n, why := a.typist.HeldReason(other, "cat"); n == 1 && why.Kind == seat.HoldByUnsent {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the post for Cat was not held behind its unsent keys")
+		}
+		time.Sleep(5 * time.Millisecond) // the typist reports its hold by callback only
+	}
+	if out, err := a.ReleaseSeat(other, "cat"); err != nil || out.Done || out.Unsent != "" || !strings.Contains(out.Note, "clear it in its pane") {
+		t.Fatalf("release behind a cli program's unsent keys: %+v %v", out, err)
+	}
 
 	if err := a.StopSeat(topic, "lay", "test"); err != nil {
 		t.Fatal(err)

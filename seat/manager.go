@@ -807,8 +807,12 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	case why.Kind.Release() == ReleaseRefused:
 		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
 	case why.Kind.Release() == ReleaseAfterClear:
-		out.Unsent = unsent
 		out.Note = fmt.Sprintf("%s holds %s behind unsent keys in its prompt: %s", name, posts(held), QuoteUnsent(unsent))
+		if _, ok := s.Account.Kind.ClearKeys(unsent); !ok {
+			out.Note += "; no key is known to clear a " + string(s.Account.Kind) + " program's input safely: send or clear it in its pane"
+			break
+		}
+		out.Unsent = unsent
 	default:
 		s.Activity.Release()
 		out.Done = true
