@@ -158,7 +158,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond) // the typist reports its hold by callback only
 	}
-	if out, err := a.ReleaseSeat(other, "cat"); err != nil || out.Done || out.Unsent != "" || !strings.Contains(out.Note, "clear it in its pane") {
+	if out, err := a.ReleaseSeat(other, "cat"); err != nil || out.Done || out.Unsent != "" || !strings.Contains(out.Note, "clear them in its pane") {
 		t.Fatalf("release behind a cli program's unsent keys: %+v %v", out, err)
 	}
 

@@ -69,3 +69,51 @@ func TestTUIShowsHolds(t *testing.T) {
 	}
 	r.waitFor("the mark gone once nothing waits", func(scr string) bool { return !strings.HasPrefix(topicRows(scr)[0], "!") })
 }
+
+// TestTUIReleaseSaysWhy: u in the participants, through the real server,
+// says what it did or why not (issue 31, point 4): a seat holding nothing
+// says so; a post held behind the person's unsent keys in the pane is
+// named with the keys, and for a cli program (no clear key measured safe)
+// the person is told to send or clear them in the pane; Enter there sends
+// the keys and the held post follows once.
+func TestTUIReleaseSaysWhy(t *testing.T) {
+	t.Parallel()
+	phome := t.TempDir()
+	script := filepath.Join(repoRoot(t), "e2e", "testdata", "askcli.sh")
+	writeConfig(t, phome, `{"accounts":[{"id":"ask","name":"Ask","kind":"cli","command":`+strconv.Quote(script)+`}]}`)
+	r := startTUI(t, phome, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "LANG=C.UTF-8"}, 160, 40, nil)
+	r.waitText("say something to the room", "Participants", "Ask")
+	r.prefix("a")
+	r.keys("j")
+	r.keys("s")
+	r.waitText("Ask · cli · running", "askcli READY")
+	r.waitFor("Ask in the room", func(scr string) bool { return regexp.MustCompile(`● Ask +in room`).MatchString(scr) })
+	r.keys("u")
+	r.waitText("Ask holds no posts")
+
+	// Half a line typed in the pane, then a post for Ask from the input line.
+	r.prefix("i")
+	r.prefix("o")
+	r.prefix("o")
+	r.text("abc")
+	r.prefix("i")
+	r.text("@Ask hello there")
+	r.keys("Enter")
+	r.waitText("1 held — unsent keys")
+	r.prefix("a")
+	r.keys("u")
+	r.waitText("Ask holds 1 post behind your unsent keys 'abc': send or clear them in its pane")
+	if scr := r.screen(); strings.Contains(scr, "GOT<") {
+		t.Fatalf("something was typed:\n%s", scr)
+	}
+	// The person sends the keys in the pane (input line, room, pane); the
+	// held post follows, once.
+	r.prefix("i")
+	r.prefix("o")
+	r.prefix("o")
+	r.keys("Enter")
+	scr := r.waitText("GOT<abc>", "GOT<hello there>")
+	if strings.Count(scr, "GOT<hello there>") != 1 {
+		t.Fatalf("after Enter:\n%s", scr)
+	}
+}

@@ -807,9 +807,10 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	case why.Kind.Release() == ReleaseRefused:
 		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
 	case why.Kind.Release() == ReleaseAfterClear:
-		out.Note = fmt.Sprintf("%s holds %s behind unsent keys in its prompt: %s", name, posts(held), QuoteUnsent(unsent))
+		n := strings.Replace(posts(held), " held", "", 1)
+		out.Note = fmt.Sprintf("%s holds %s behind your unsent keys %s", name, n, QuoteUnsent(unsent))
 		if _, ok := s.Account.Kind.ClearKeys(unsent); !ok {
-			out.Note += "; no key is known to clear a " + string(s.Account.Kind) + " program's input safely: send or clear it in its pane"
+			out.Note += ": send or clear them in its pane (no safe clear key for a " + string(s.Account.Kind) + " program)"
 			break
 		}
 		out.Unsent = unsent
