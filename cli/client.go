@@ -104,6 +104,11 @@ func wakeServer(d dirs.Dirs, path string, noSock error) (*os.File, error) {
 		if err == nil || !attach.NoServer(err) {
 			return uc, err
 		}
+		// A server that was ending (its socket gone first, its lock last)
+		// makes none: once it lets go of the lock, the next one starts.
+		if holder, herr := dirs.LockHolder(d.State); herr == nil && holder != pid {
+			return nil, noSock
+		}
 		if time.Now().After(deadline) {
 			return nil, &ErrUnreachable{PID: pid, Socket: path}
 		}

@@ -208,7 +208,7 @@ func TestTUIRealClaude(t *testing.T) {
 	scr := r.waitForWithin(cliWait, "Lin's answer in the room", func(scr string) bool {
 		return strings.Contains(roomText(scr), want)
 	})
-	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶ Master → ` + claudeName + `\n  hello\n\d\d:\d\d ` +
+	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶ Master → ` + claudeName + `\n  hello\n  → ` + claudeName + ` ✓\n\d\d:\d\d ` +
 		claudeName + `\n  ` + regexp.QuoteMeta(want) + `$`).MatchString(room) {
 		t.Errorf("the room does not show the post then the answer:\n%s", room)
 	}

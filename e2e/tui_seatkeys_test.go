@@ -134,7 +134,7 @@ func TestTUIPostToAnAccountNotInTheRoom(t *testing.T) {
 	scr = r.waitFor("the post in the room after Bot joined, and Bot's answer", func(scr string) bool {
 		return strings.Contains(scr, "ack: hello")
 	})
-	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶? ?Master → Bot\n  hello\n\d\d:\d\d Bot\n  ack: hello$`).MatchString(room) {
+	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶? ?Master → Bot\n  hello\n  → Bot typed \(no receipt signal\)\n\d\d:\d\d Bot\n  ack: hello$`).MatchString(room) {
 		t.Errorf("the room does not show the post to Bot then its answer:\n%s", room)
 	}
 	if got := inputLine(scr); got != "› say something to the room…" {

@@ -487,10 +487,11 @@ func TestTUISeatExchangeTopicsDeleteQuit(t *testing.T) {
 	if !strings.HasPrefix(tagLine, `[pullcept] {"role":"admin","from":"Master",`) {
 		t.Errorf("tag line %q", tagLine)
 	}
-	// The room: Master's post to Bot, then Bot's answer; the first post
+	// The room: Master's post to Bot with its delivery mark (typed: the
+	// scripted CLI reports no prompts), then Bot's answer; the first post
 	// names the topic (listed already by the seat start).
 	scr = r.waitText("Room · hello")
-	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶ Master → Bot\n  hello\n\d\d:\d\d Bot\n  ack: hello$`).MatchString(room) {
+	if room := roomText(scr); !regexp.MustCompile(`^\d\d:\d\d ▶ Master → Bot\n  hello\n  → Bot typed \(no receipt signal\)\n\d\d:\d\d Bot\n  ack: hello$`).MatchString(room) {
 		t.Errorf("the room does not show the post then the answer:\n%s", room)
 	}
 	r.until("the tool's answer in the record", func() bool { return r.readRecord().has(`said "Delivered to the room.`) })
