@@ -114,6 +114,10 @@ func (a *App) RestartSeat(ctx context.Context, topic, account string) (seat.Even
 	return a.seats.Restart(ctx, topic, account)
 }
 
+// ReleaseOutcome is what a release did (seat.ReleaseOutcome), named here
+// for the front ends.
+type ReleaseOutcome = seat.ReleaseOutcome
+
 // ReleaseSeat ends a seat's hold on the person's word, as far as the
 // hold's kind lets it, and says what it did (seat.Manager.Release).
 func (a *App) ReleaseSeat(topic, account string) (seat.ReleaseOutcome, error) {

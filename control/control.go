@@ -18,7 +18,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pullcept/app"
-	"pullcept/seat"
 )
 
 // MaxLine bounds one command line.
@@ -366,7 +365,7 @@ func (s *Server) seat(ctx context.Context, c Command) (any, error) {
 	case "release":
 		// "clear": the unsent text a release reported, to clear it and
 		// type the held posts (the person's second word).
-		var out seat.ReleaseOutcome
+		var out app.ReleaseOutcome
 		var err error
 		if c.Clear != "" {
 			out, err = s.App.ClearUnsentSeat(c.Topic, c.Account, c.Clear)
