@@ -300,23 +300,25 @@ func TestIdleJunkDoesNotLockOutASidecar(t *testing.T) {
 	}
 }
 
-// TestBusyLimitWaits: when every connection is in use (here two
-// WebSockets), a new one waits, and is served as soon as one closes.
+// TestBusyLimitWaits: when every connection is in use (here two seats'
+// WebSockets, never closed for room), a new one waits, and is served as
+// soon as one closes.
 func TestBusyLimitWaits(t *testing.T) {
 	t.Parallel()
 	sink, log := newLogSink()
 	lim := defaultLimits
 	lim.maxConns = 2
 	v := newEnvWith(t, lim, log)
+	v.srv.SetOperations(&fakeOps{topic: v.topic, alive: true})
 	sub := v.e.Subscribe()
 	defer sub.Close()
-	a := v.join(t, "A", v.topic)
-	v.join(t, "B", v.topic)
+	a := v.joinSeat(t, "A", "cap-lin")
+	v.joinSeat(t, "B", "cap-lin")
 	waitRoster(t, sub, 3)
 	got := make(chan error, 1)
 	go func() {
 		d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-		h := http.Header{"Authorization": {"Bearer " + v.srv.Token()}}
+		h := http.Header{"Authorization": {"Bearer " + v.srv.Token()}, CapabilityHeader: {"cap-lin"}}
 		c, _, err := d.Dial(v.srv.URL(), h)
 		if err == nil {
 			c.Close()
@@ -427,7 +429,7 @@ func TestAcceptErrorsGoToTheAppLog(t *testing.T) {
 	}
 	s := serve(v.e, "tok", log, &flakyListener{Listener: ln}, defaultLimits)
 	defer s.Close()
-	line := sink.await(t, "accept failed")
+	line := sink.await(t, "Accept error")
 	if !strings.Contains(line, "accept4: too many open files") || !strings.Contains(line, "more bytes") || len(line) > 2*maxLogLine {
 		t.Fatalf("line: %q", line)
 	}

@@ -1,10 +1,8 @@
-// Package socket is the room socket: a loopback HTTP/1.1 server that
-// upgrades authenticated GETs to the room's WebSocket protocol and answers
-// the sessions' status and activity hooks (POST) on the same port. It runs
-// on pullcept/room/wsconn (the frames and the HTTP heads its clients in
-// pullcept/room/dial share), not on net/http: the server binary's memory
-// counts every package it links (docs/decisions.md, "Room socket
-// hardening").
+// Package socket is the room socket: a loopback net/http server that
+// upgrades authenticated GETs to the room's WebSocket protocol
+// (gorilla/websocket) and answers the sessions' status and activity hooks
+// (POST) on the same port. Its limits are docs/decisions.md's "Room socket
+// hardening" and "Room for the seats' connections".
 //
 // Spec: 003 "部屋プロトコル（アプリ ⇔ サイドカー）".
 package socket
@@ -18,16 +16,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	stdlog "log"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/gorilla/websocket"
 
 	"pullcept/room"
 	"pullcept/room/wire"
-	"pullcept/room/wsconn"
 )
 
 // Path is where the WebSocket is served.
@@ -45,23 +49,24 @@ type Server struct {
 	engine *room.Engine
 	token  string
 	ln     *connLimiter
+	http   *http.Server
+	up     websocket.Upgrader
 	log    *slog.Logger
 	lim    limits
 
-	// ctx ends when Close gives up waiting: the hook answers still
-	// waiting end with it. stopping is closed when Close begins.
+	// ctx is every request's base context: it ends when Close gives up
+	// waiting, and the hook answers still waiting end with it.
 	ctx       context.Context
 	cancel    context.CancelFunc
-	stopping  chan struct{}
 	closeOnce sync.Once
 	closeErr  error
 
-	acceptLog everyLog
-
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	peers map[room.ConnID]func(any) error // each connection's send, for pushed frames
-	hooks Hooks
+	wg      sync.WaitGroup // Serve and the WebSockets' goroutines
+	mu      sync.Mutex
+	closing bool                            // no WebSocket starts once set
+	conns   map[*websocket.Conn]struct{}    // the WebSockets, closed by Close
+	peers   map[room.ConnID]func(any) error // each connection's send, for pushed frames
+	hooks   Hooks
 	// ops takes session operations; launches is the launch each
 	// connection proved at its handshake (sessionops.go).
 	ops      Operations
@@ -92,58 +97,45 @@ func Listen(e *room.Engine, token string, log *slog.Logger) (*Server, error) {
 	return serve(e, token, log, ln, defaultLimits), nil
 }
 
+// connKey finds the accepted connection of a request (its context).
+type connKey struct{}
+
 // serve runs the socket on ln with the given limits.
 func serve(e *room.Engine, token string, log *slog.Logger, ln net.Listener, lim limits) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cl := newConnLimiter(ln, lim.maxConns, log)
-	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, peers: map[room.ConnID]func(any) error{}, stopping: make(chan struct{})}
+	cl := newConnLimiter(ln, lim, log)
+	s := &Server{engine: e, token: token, ln: cl, log: log, lim: lim, conns: map[*websocket.Conn]struct{}{}, peers: map[room.ConnID]func(any) error{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.up = websocket.Upgrader{
+		CheckOrigin:      loopbackOrigin,
+		HandshakeTimeout: wsWriteTimeout,
+		Error:            s.handshakeRefused,
+	}
+	// No ReadTimeout or WriteTimeout: they would outlive the upgrade and
+	// cut a WebSocket that is hours old (it has its own deadlines, see
+	// run), and a hook's answer may wait for the barrier.
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: lim.readHeader,
+		IdleTimeout:       lim.idle,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ConnState:         cl.connState,
+		ErrorLog:          stdlog.New(httpErrorLog{log, &everyLog{}}, "", 0),
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, c)
+		},
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		s.acceptLoop()
+		if err := s.http.Serve(cl); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("room socket stopped", "err", err)
+		}
 	}()
 	return s
-}
-
-// acceptLoop serves each accepted connection on its own goroutine until
-// the listener closes. A temporary accept error (descriptors run out) is
-// logged, at most once per limitLogEvery, and retried after a pause that
-// doubles from 5 ms to 1 s, as net/http's did.
-func (s *Server) acceptLoop() {
-	var pause time.Duration
-	for {
-		nc, err := s.ln.Accept()
-		if err != nil {
-			select {
-			case <-s.stopping:
-				return
-			default:
-			}
-			if te, ok := err.(interface{ Temporary() bool }); !ok || !te.Temporary() || errors.Is(err, net.ErrClosed) {
-				s.log.Error("room socket stopped", "err", err)
-				return
-			}
-			pause = min(max(2*pause, 5*time.Millisecond), time.Second)
-			if n, ok := s.acceptLog.hit(time.Now(), limitLogEvery); ok {
-				s.log.Warn("room socket: accept failed, retrying", "err", wire.Cut(err.Error(), maxLogLine), "retry_in", pause, "failed_since_last_line", n)
-			}
-			select {
-			case <-s.stopping:
-				return
-			case <-time.After(pause):
-			}
-			continue
-		}
-		pause = 0
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
-			s.serveConn(nc.(*trackedConn))
-		}()
-	}
 }
 
 // URL is the WebSocket address sidecars connect to.
@@ -155,48 +147,76 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 // Token is the run's bearer token.
 func (s *Server) Token() string { return s.token }
 
-// Close stops listening and shuts down: idle keep-alive connections are
-// closed at once; answers in flight (and connections that have not sent
-// their request yet) get shutdownWait to finish, each then closing its
-// connection; whatever is left after that is closed, WebSockets included,
-// and Close waits for every connection's goroutine. The error says the
-// wait ran out (context.DeadlineExceeded), as http.Server.Shutdown's did.
+// Close is http.Server.Shutdown with a shutdownWait: it stops listening,
+// closes idle keep-alive connections at once, lets answers in flight (and
+// connections that have not sent their request yet) finish, each then
+// closing its connection; whatever is left after the wait is closed,
+// WebSockets included, and Close waits for the WebSockets' goroutines. The
+// error says the wait ran out (context.DeadlineExceeded).
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
-		close(s.stopping)
-		s.ln.Close()
-		s.ln.drain()
-		if !s.ln.awaitQuiet(time.Now().Add(shutdownWait)) {
-			s.closeErr = context.DeadlineExceeded
-		}
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
+		defer cancel()
+		s.closeErr = s.http.Shutdown(ctx)
 		s.cancel() // a hook answer still waiting ends
+		s.http.Close()
 		s.ln.closeAll()
+		s.mu.Lock()
+		s.closing = true
+		for c := range s.conns {
+			c.Close()
+		}
+		s.mu.Unlock()
 	})
 	s.wg.Wait()
 	return s.closeErr
 }
 
-func (s *Server) authorized(h wsconn.Header) bool {
-	got := h.Get("authorization")
+func (s *Server) authorized(r *http.Request) bool {
+	got := r.Header.Get("Authorization")
 	want := "Bearer " + s.token
 	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// route refuses anything without the right secret, before any frame: the
-// room token for the WebSocket, the seat's own hook secret for a hook.
-// false: close the connection.
-func (s *Server) route(c *conn, r *request) bool {
+// ServeHTTP refuses anything without the right secret, before any body is
+// read or any frame: the room token for the WebSocket, the seat's own hook
+// secret for a hook.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
-	case r.Method == "POST" && strings.HasPrefix(r.path, "/hooks/"):
-		return s.serveHook(c, r)
-	case !s.authorized(r.Header):
-		s.logRefused(&s.refusedOther, "request refused", 401, r.Method+" "+r.path+": missing or wrong bearer token")
-		return c.refuse(r.RequestHead, 401, "missing or wrong bearer token")
-	case r.Method == "GET" && r.path == Path:
-		return s.serveWS(c, r)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/hooks/"):
+		s.serveHook(w, r)
+	case !s.authorized(r):
+		s.logRefused(&s.refusedOther, "request refused", http.StatusUnauthorized, r.Method+" "+r.URL.Path+": missing or wrong bearer token")
+		refuse(w, http.StatusUnauthorized, "missing or wrong bearer token")
+	case r.Method == http.MethodGet && r.URL.Path == Path:
+		s.serveWS(w, r)
 	default:
-		return c.refuse(r.RequestHead, 404, "not found")
+		refuse(w, http.StatusNotFound, "not found")
 	}
+}
+
+// refuse answers a refused request and closes its connection after the
+// answer ("Connection: close"): a client that is refused has no business
+// keeping a connection, and held ones exhausted the descriptors once.
+// net/http half-closes it and drops what the client still sends for a
+// moment, so an unread request does not turn the close into a reset.
+func refuse(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
+	// net/http reads up to 256 KiB of an unread body before it closes,
+	// without a deadline: bound it, as the linger before the close.
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(lingerWait))
+}
+
+// lingerWait bounds how long the rest of a refused request is read (and
+// dropped) before its connection is closed.
+const lingerWait = 500 * time.Millisecond
+
+// trackedOf is the accepted connection a request came on (nil in a test
+// that calls a handler directly).
+func trackedOf(r *http.Request) *trackedConn {
+	c, _ := r.Context().Value(connKey{}).(*trackedConn)
+	return c
 }
 
 // Hooks is what the socket needs to take a seat's hook calls (the seat
@@ -223,18 +243,19 @@ const hookLogEvery = 10 * time.Second
 
 // serveHook answers POST /hooks/status/<topic>/<account> and
 // /hooks/activity/<event>/<topic>/<account> with {}, keeping the
-// connection if the client asks to. Refused calls get a 4xx, change
-// nothing, close the connection, and are logged at most once per
-// hookLogEvery. false: close the connection.
-func (s *Server) serveHook(c *conn, r *request) bool {
+// connection if the client asks to. The path and the secret are checked
+// before a byte of the body is read (net/http sends "100 Continue" only
+// when the body is first read). Refused calls get a 4xx, change nothing,
+// close the connection, and are logged at most once per hookLogEvery.
+func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	hooks := s.hooks
 	s.mu.Unlock()
-	deny := func(code int, msg string) bool {
+	deny := func(code int, msg string) {
 		s.logRefused(&s.refusedHooks, "hook call refused", code, msg)
-		return c.refuse(r.RequestHead, code, msg)
+		refuse(w, code, msg)
 	}
-	parts := strings.Split(strings.TrimPrefix(r.path, "/hooks/"), "/")
+	parts := strings.Split(strings.TrimPrefix(r.URL.Path, "/hooks/"), "/")
 	var event, topic, account string
 	switch {
 	case len(parts) == 3 && parts[0] == "status" && parts[1] != "" && parts[2] != "":
@@ -242,54 +263,44 @@ func (s *Server) serveHook(c *conn, r *request) bool {
 	case len(parts) == 4 && parts[0] == "activity" && parts[1] != "" && parts[2] != "" && parts[3] != "":
 		event, topic, account = parts[1], parts[2], parts[3]
 	default:
-		return deny(404, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
+		deny(http.StatusNotFound, "unknown hook: want /hooks/status/<topic>/<account> or /hooks/activity/<event>/<topic>/<account>")
+		return
 	}
 	if hooks == nil {
-		return deny(404, "this room runs no seats")
+		deny(http.StatusNotFound, "this room runs no seats")
+		return
 	}
-	secret, _ := strings.CutPrefix(r.Header.Get("authorization"), "Bearer ")
+	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if err := hooks.CheckHook(topic, account, secret); err != nil {
-		return deny(403, "hook refused: "+err.Error())
+		deny(http.StatusForbidden, "hook refused: "+err.Error())
+		return
 	}
+	s.ln.markSeat(trackedOf(r)) // a launch's own secret: this connection is a seat's
 	const tooLarge = "hook body unreadable or over 256 KiB"
-	if r.length > maxHookBody {
-		return deny(413, tooLarge) // said at once: not one byte of it is read
+	if r.ContentLength > maxHookBody {
+		deny(http.StatusRequestEntityTooLarge, tooLarge) // said at once: not one byte of it is read
+		return
 	}
-	if c.continue100(r) != nil {
-		return false
+	rc := http.NewResponseController(w)
+	if s.lim.hookBody > 0 {
+		// For the body only: cleared below, so it does not end the
+		// request's context while the answer waits for the barrier.
+		rc.SetReadDeadline(time.Now().Add(s.lim.hookBody))
 	}
-	// For the body only: the answer may wait for the barrier.
-	c.deadline(s.lim.hookBody)
-	body, err := c.readBody(r, maxHookBody+1)
-	c.tc.SetReadDeadline(time.Time{})
-	if err != nil || len(body) > maxHookBody {
-		return deny(413, tooLarge)
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHookBody))
+	if err != nil {
+		deny(http.StatusRequestEntityTooLarge, tooLarge)
+		return
 	}
+	rc.SetReadDeadline(time.Time{})
 	if event == "" {
 		s.engine.RecordUsage(topic, account, parseStatus(body))
-	} else {
-		ctx, stop := c.watchPeer()
-		err := hooks.Activity(ctx, topic, account, event, body)
-		stop()
-		if err != nil {
-			return deny(400, "hook not taken: "+err.Error())
-		}
+	} else if err := hooks.Activity(r.Context(), topic, account, event, body); err != nil {
+		deny(http.StatusBadRequest, "hook not taken: "+err.Error())
+		return
 	}
-	keep := keepAlive(r) && !s.ln.isDraining()
-	fields := [][2]string{{"Content-Type", "application/json"}}
-	switch {
-	case !keep:
-		fields = append(fields, [2]string{"Connection", "close"})
-	case r.Minor == 0:
-		fields = append(fields, [2]string{"Connection", "keep-alive"})
-	}
-	if c.answer(r.Minor, 200, r.Method, fields, "{}") != nil {
-		return false
-	}
-	if !keep {
-		c.linger()
-	}
-	return keep
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, "{}")
 }
 
 // logRefused logs a refused request, at most one line per hookLogEvery
@@ -404,39 +415,82 @@ func parseStatus(body []byte) room.UsageReport {
 // sanePercent refuses what no CLI reports (NaN, negative, absurd).
 func sanePercent(p float64) bool { return p >= 0 && p <= 1000 }
 
-// serveWS checks a WebSocket handshake (RFC 6455, 4.2.1), answers it with
-// 101 and runs the connection; a handshake refused gets 403 (a
-// capability of no running launch) or 400 (not a WebSocket handshake, as
-// gorilla/websocket's upgrader answered). false: close the connection.
-func (s *Server) serveWS(c *conn, r *request) bool {
-	launch, ok := s.handshakeLaunch(r.Header.Get(strings.ToLower(CapabilityHeader)))
-	if !ok {
-		// The value is never logged.
-		s.logRefused(&s.refusedOther, "request refused", 403, "GET "+Path+": an operation capability of no running launch")
-		return c.refuse(r.RequestHead, 403, "operation capability refused: it belongs to no running launch of this app")
+// loopbackOrigin lets a handshake through that names no origin (every
+// client but a browser) or a loopback one: a web page elsewhere has no
+// business on the room's port, token or not.
+func loopbackOrigin(r *http.Request) bool {
+	origin := r.Header["Origin"]
+	if len(origin) == 0 {
+		return true
 	}
-	const bad = "not a WebSocket handshake: "
-	key := r.Header.Get("sec-websocket-key")
-	switch {
-	case !r.Header.HasToken("connection", "upgrade"):
-		return c.refuse(r.RequestHead, 400, bad+"'upgrade' token not found in 'Connection' header")
-	case !r.Header.HasToken("upgrade", "websocket"):
-		return c.refuse(r.RequestHead, 400, bad+"'websocket' token not found in 'Upgrade' header")
-	case !r.Header.HasToken("sec-websocket-version", "13"):
-		return c.refuse(r.RequestHead, 400, "unsupported WebSocket version: 13 not found in 'Sec-WebSocket-Version' header", [2]string{"Sec-WebSocket-Version", "13"})
-	case len(r.Header["sec-websocket-key"]) != 1 || !wsconn.ValidKey(key):
-		return c.refuse(r.RequestHead, 400, bad+"'Sec-WebSocket-Key' must be the base64 of 16 bytes")
-	case r.hasBody():
-		return c.refuse(r.RequestHead, 400, bad+"a handshake has no body")
-	}
-	c.tc.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
-	if _, err := c.tc.Write([]byte("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " + wsconn.AcceptKey(key) + "\r\n\r\n")); err != nil {
+	u, err := url.Parse(origin[0])
+	if err != nil {
 		return false
 	}
-	s.ln.setState(c.tc, stateUpgraded)
-	ws := wsconn.New(c.tc, c.br, wsconn.Server) // frames sent with the handshake are in c.br
-	s.run(ws, launch)
+	switch h := u.Hostname(); h {
+	case "localhost", "127.0.0.1", "::1":
+		return true
+	}
 	return false
+}
+
+// handshakeRefused answers a request that is not a WebSocket handshake
+// (gorilla's reason), closing its connection; a wrong version says which
+// one is spoken.
+func (s *Server) handshakeRefused(w http.ResponseWriter, r *http.Request, code int, reason error) {
+	if code == http.StatusBadRequest && strings.Contains(reason.Error(), "version") {
+		w.Header().Set("Sec-WebSocket-Version", "13")
+	}
+	refuse(w, code, reason.Error())
+}
+
+// serveWS checks the launch a handshake proves (its capability), upgrades
+// it (gorilla's Upgrader checks the rest of RFC 6455 4.2.1: 400 for a
+// request that is not a handshake) and runs the connection.
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	launch, ok := s.handshakeLaunch(r.Header.Get(CapabilityHeader))
+	if !ok {
+		// The value is never logged.
+		s.logRefused(&s.refusedOther, "request refused", http.StatusForbidden, "GET "+Path+": an operation capability of no running launch")
+		refuse(w, http.StatusForbidden, "operation capability refused: it belongs to no running launch of this app")
+		return
+	}
+	if r.ContentLength != 0 {
+		refuse(w, http.StatusBadRequest, "not a WebSocket handshake: a handshake has no body")
+		return
+	}
+	tc := trackedOf(r)
+	switch {
+	case launch != nil:
+		s.ln.markSeat(tc) // a launch's own capability: a seat's sidecar
+	case websocket.IsWebSocketUpgrade(r):
+		s.ln.makeRoomForOther(tc)
+	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		refuse(w, http.StatusServiceUnavailable, "the room socket is closing")
+		return
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
+	c, err := s.up.Upgrade(w, r, nil)
+	if err != nil {
+		return // the upgrader has answered
+	}
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		c.Close()
+		return
+	}
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	s.run(c, tc, launch)
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
 }
 
 // run reads frames until the connection ends. Frames are handled in order;
@@ -448,10 +502,8 @@ func (s *Server) serveWS(c *conn, r *request) bool {
 // for it is closed. A live peer answers pings by itself (every WebSocket
 // library does while it reads; the sidecar always reads, and pings too), so
 // only a dead or frozen peer is cut, never a quiet one.
-func (s *Server) run(c *wsconn.Conn, launch *Launch) {
+func (s *Server) run(c *websocket.Conn, tc *trackedConn, launch *Launch) {
 	defer c.Close()
-	c.SetReadLimit(wire.MaxFrameBytes) // a longer frame is read to its end and dropped, see below
-	c.SetReplyTimeout(wsWriteTimeout)  // the pongs
 	id := s.engine.NewConn()
 	defer s.engine.Leave(id)
 	s.bindLaunch(id, launch)
@@ -465,7 +517,7 @@ func (s *Server) run(c *wsconn.Conn, launch *Launch) {
 			return err
 		}
 		c.SetWriteDeadline(time.Now().Add(wsWriteTimeout))
-		return c.WriteMessage(wsconn.TextMessage, data)
+		return c.WriteMessage(websocket.TextMessage, data)
 	}
 	s.mu.Lock()
 	s.peers[id] = send
@@ -478,29 +530,56 @@ func (s *Server) run(c *wsconn.Conn, launch *Launch) {
 	alive := func() {}
 	if s.lim.wsRead > 0 {
 		alive = func() { c.SetReadDeadline(time.Now().Add(s.lim.wsRead)) }
-		c.SetPingPongHandler(alive) // the Conn answers a ping with its pong by itself
+		c.SetPongHandler(func(string) error { alive(); return nil })
+		c.SetPingHandler(func(data string) error {
+			alive()
+			err := c.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(wsWriteTimeout))
+			var ne net.Error
+			if errors.Is(err, websocket.ErrCloseSent) || (errors.As(err, &ne) && ne.Timeout()) {
+				return nil
+			}
+			return err
+		})
 		done := make(chan struct{})
 		defer close(done)
 		go s.ping(c, done)
 	}
 	for {
 		alive() // from now: the time spent answering the last frame is not the peer's
-		kind, data, size, err := c.ReadMessageOrSkip()
+		kind, rd, err := c.NextReader()
 		if err != nil {
 			return
 		}
-		if kind != wsconn.TextMessage {
+		s.ln.touch(tc) // a frame: this connection is in use
+		if kind != websocket.TextMessage {
+			io.Copy(io.Discard, rd)
 			if send(wire.ErrorFrame{Type: wire.TypeError, Error: "binary frames are not part of the protocol; send JSON text"}) != nil {
 				return
 			}
 			continue
 		}
-		if data == nil { // over the limit, dropped
-			msg := fmt.Sprintf("frame too large: %d bytes, the limit is %d; nothing was done", size, wire.MaxFrameBytes)
+		// A longer message is read to its end and dropped, the connection
+		// kept: the bound is on what is held, not on what is sent.
+		data, err := io.ReadAll(io.LimitReader(rd, wire.MaxFrameBytes+1))
+		if err != nil {
+			return
+		}
+		if len(data) > wire.MaxFrameBytes {
+			n, err := io.Copy(io.Discard, rd)
+			if err != nil {
+				return
+			}
+			msg := fmt.Sprintf("frame too large: %d bytes, the limit is %d; nothing was done", int64(len(data))+n, wire.MaxFrameBytes)
 			if send(wire.ErrorFrame{Type: wire.TypeError, Error: msg}) != nil {
 				return
 			}
 			continue
+		}
+		if !utf8.Valid(data) { // RFC 6455 8.1: fail the connection
+			wmu.Lock()
+			c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseInvalidFramePayloadData, "text frame is not UTF-8"), time.Now().Add(wsWriteTimeout))
+			wmu.Unlock()
+			return
 		}
 		switch reply := s.handle(id, data); reply.(type) {
 		case nil:
@@ -516,7 +595,7 @@ func (s *Server) run(c *wsconn.Conn, launch *Launch) {
 
 // ping pings c every wsPing until done; a ping that cannot be written
 // closes the connection.
-func (s *Server) ping(c *wsconn.Conn, done <-chan struct{}) {
+func (s *Server) ping(c *websocket.Conn, done <-chan struct{}) {
 	t := time.NewTicker(s.lim.wsPing)
 	defer t.Stop()
 	for {
@@ -524,7 +603,7 @@ func (s *Server) ping(c *wsconn.Conn, done <-chan struct{}) {
 		case <-done:
 			return
 		case <-t.C:
-			if err := c.WriteControl(wsconn.PingMessage, nil, time.Now().Add(wsWriteTimeout)); err != nil {
+			if err := c.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteTimeout)); err != nil {
 				c.Close()
 				return
 			}

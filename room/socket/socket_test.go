@@ -94,6 +94,24 @@ func (v *env) join(t testing.TB, name, topic string) *websocket.Conn {
 	return c
 }
 
+// joinSeat is join on a connection that shows a launch's capability
+// (a seat's sidecar; the server needs operations that know it).
+func (v *env) joinSeat(t testing.TB, name, capability string) *websocket.Conn {
+	t.Helper()
+	h := http.Header{"Authorization": {"Bearer " + v.srv.Token()}, CapabilityHeader: {capability}}
+	c, _, err := websocket.DefaultDialer.Dial(v.srv.URL(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	send(t, c, wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: name, Room: v.topic})
+	if typ, f := recv(t, c); typ != wire.TypeIdentity || f.(*wire.Identity).Name != name {
+		t.Fatalf("after hello as %q: %s %+v, want its identity", name, typ, f)
+	}
+	c.SetReadDeadline(time.Time{})
+	return c
+}
+
 func send(t testing.TB, c *websocket.Conn, v any) {
 	t.Helper()
 	if err := c.WriteJSON(v); err != nil {
