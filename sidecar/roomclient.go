@@ -13,11 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
 
-	"pullcept/room/dial"
+	"github.com/gorilla/websocket"
+
 	"pullcept/room/wire"
 )
 
@@ -68,10 +70,10 @@ type roomClient struct {
 	ping   time.Duration // how often the client pings the room: pingInterval
 
 	mu      sync.Mutex
-	conn    *dial.Conn    // nil while disconnected
-	up      chan struct{} // closed while connected
-	lastErr string        // why the last connection failed or ended
-	roomErr string        // the last error frame the room sent without an id
+	conn    *websocket.Conn // nil while disconnected
+	up      chan struct{}   // closed while connected
+	lastErr string          // why the last connection failed or ended
+	roomErr string          // the last error frame the room sent without an id
 	pending map[string]chan answer
 	onConn  func(up bool)
 	// onIdentity, if set, takes each identity frame (the names the room
@@ -143,20 +145,21 @@ func (c *roomClient) run(ctx context.Context) {
 	}
 }
 
-func (c *roomClient) dial(ctx context.Context) (*dial.Conn, error) {
-	h := [][2]string{{"Authorization", "Bearer " + c.token}}
+func (c *roomClient) dial(ctx context.Context) (*websocket.Conn, error) {
+	h := http.Header{"Authorization": {"Bearer " + c.token}}
 	if c.capability != "" {
-		h = append(h, [2]string{CapabilityHeader, c.capability})
+		h.Set(CapabilityHeader, c.capability)
 	}
-	d := dial.Dialer{Header: h, HandshakeTimeout: handshakeTimeout}
-	conn, err := d.Dial(ctx, c.url)
+	// No proxy: the room listens on loopback.
+	d := websocket.Dialer{HandshakeTimeout: handshakeTimeout}
+	conn, resp, err := d.DialContext(ctx, c.url, h)
 	if err != nil {
-		var refused *dial.StatusError
-		if errors.As(err, &refused) {
-			if refused.StatusCode == statusUnauthorized {
-				return nil, fmt.Errorf("the room refused the token (%s)", refused.Status)
+		if resp != nil { // the room answered, and not with 101
+			resp.Body.Close()
+			if resp.StatusCode == statusUnauthorized {
+				return nil, fmt.Errorf("the room refused the token (%s)", resp.Status)
 			}
-			return nil, fmt.Errorf("%s: %s", c.url, refused.Status)
+			return nil, fmt.Errorf("%s: %s", c.url, resp.Status)
 		}
 		return nil, err
 	}
@@ -172,7 +175,7 @@ func (c *roomClient) dial(ctx context.Context) (*dial.Conn, error) {
 //
 // conn's reads are this goroutine's; its writes (requests, the pings
 // below) each hold writeMu over the deadline and the frame.
-func (c *roomClient) serve(ctx context.Context, conn *dial.Conn) {
+func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) {
 	c.mu.Lock()
 	c.conn = conn
 	c.lastErr = ""
@@ -200,7 +203,7 @@ func (c *roomClient) serve(ctx context.Context, conn *dial.Conn) {
 				return
 			case <-t.C:
 				c.writeMu.Lock()
-				err := conn.WriteControl(dial.PingMessage, nil, time.Now().Add(writeTimeout))
+				err := conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeTimeout))
 				c.writeMu.Unlock()
 				if err != nil {
 					conn.Close()
@@ -323,7 +326,7 @@ func (c *roomClient) status() string {
 	return strings.Join(parts, "; ")
 }
 
-func (c *roomClient) write(conn *dial.Conn, v any) error {
+func (c *roomClient) write(conn *websocket.Conn, v any) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -331,11 +334,11 @@ func (c *roomClient) write(conn *dial.Conn, v any) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	return conn.WriteMessage(dial.TextMessage, data)
+	return conn.WriteMessage(websocket.TextMessage, data)
 }
 
 // connected waits up to the client's wait for a live connection.
-func (c *roomClient) connected(ctx context.Context) *dial.Conn {
+func (c *roomClient) connected(ctx context.Context) *websocket.Conn {
 	c.mu.Lock()
 	conn, up := c.conn, c.up
 	c.mu.Unlock()
@@ -388,7 +391,7 @@ func (c *roomClient) request(ctx context.Context, key string, frame any) (any, e
 
 	c.writeMu.Lock()
 	conn.SetWriteDeadline(time.Now().Add(writeTimeout))
-	err = conn.WriteMessage(dial.TextMessage, data)
+	err = conn.WriteMessage(websocket.TextMessage, data)
 	c.writeMu.Unlock()
 	if err != nil {
 		forget()

@@ -1,10 +1,8 @@
 // Package hook is the client side of a seat's hooks: where a launch's hook
 // calls go (the target its environment names), the call itself, and the
 // room's own status line. `pullcept hook EVENT` runs it at every hook a
-// seat's CLI fires, so it links what that needs and nothing more: the
-// standard library without net/http (pullcept/room/dial does the POST) and
-// pullcept/room/wire (the root's deps_test.go, TestLightPackagesLinkLittle). Package seat, which writes the
-// environment and the CLIs' hook settings, builds on it.
+// seat's CLI fires: one POST with net/http's client. Package seat, which
+// writes the environment and the CLIs' hook settings, builds on it.
 //
 // The protocol (spec 003 "部屋プロトコル"): the room's one port answers
 // POST /hooks/status/<topic>/<account> and
@@ -14,13 +12,16 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
-	"pullcept/room/dial"
 	"pullcept/room/wire"
 )
 
@@ -70,7 +71,7 @@ type HookTarget struct {
 
 // HookBase turns the room's WebSocket address into the hook base URL.
 func HookBase(roomURL string) (string, error) {
-	u, err := dial.ParseURL(roomURL)
+	u, err := url.Parse(roomURL)
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("room address %q: not a URL", roomURL)
 	}
@@ -79,12 +80,12 @@ func HookBase(roomURL string) (string, error) {
 
 // ActivityURL is the endpoint of one activity event.
 func (h HookTarget) ActivityURL(event string) string {
-	return h.Base + "/activity/" + dial.PathEscape(event) + "/" + dial.PathEscape(h.Topic) + "/" + dial.PathEscape(h.Account)
+	return h.Base + "/activity/" + url.PathEscape(event) + "/" + url.PathEscape(h.Topic) + "/" + url.PathEscape(h.Account)
 }
 
 // StatusURL is the endpoint of status reports.
 func (h HookTarget) StatusURL() string {
-	return h.Base + "/status/" + dial.PathEscape(h.Topic) + "/" + dial.PathEscape(h.Account)
+	return h.Base + "/status/" + url.PathEscape(h.Topic) + "/" + url.PathEscape(h.Account)
 }
 
 // HookTargetFromEnv reads a hook's target from its environment.
@@ -111,15 +112,21 @@ func PostHook(ctx context.Context, h HookTarget, event string, body []byte) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, hookCallTimeout)
 	defer cancel()
-	resp, err := dial.Post(ctx, u, [][2]string{
-		{"Content-Type", "application/json"},
-		{"Authorization", "Bearer " + h.Secret},
-	}, body)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("hook %s: %w", event, err)
 	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+h.Secret)
+	// One call per process: no connection kept, and no proxy (the room
+	// listens on loopback).
+	resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	if err != nil {
+		return fmt.Errorf("hook %s: %w", event, err)
+	}
+	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
-		msg := resp.Body[:min(len(resp.Body), maxRefusalText)]
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalText))
 		return fmt.Errorf("hook %s: the room answered %s: %s", event, resp.Status, strings.TrimSpace(string(msg)))
 	}
 	return nil

@@ -89,7 +89,7 @@ func TestPostHookNoRoom(t *testing.T) {
 	ln.Close() // nothing listens there now
 	start := time.Now()
 	err = PostHook(context.Background(), HookTarget{Base: "http://" + addr + "/hooks", Topic: "t", Account: "a", Secret: "s"}, "Stop", []byte("{}"))
-	if err == nil || !strings.HasPrefix(err.Error(), "hook Stop: post http://"+addr+"/hooks/activity/Stop/t/a: ") {
+	if err == nil || !strings.HasPrefix(err.Error(), "hook Stop: Post \"http://"+addr+"/hooks/activity/Stop/t/a\": ") {
 		t.Fatalf("no room: %v", err)
 	}
 	if took := time.Since(start); took > 5*time.Second {

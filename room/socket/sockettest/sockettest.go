@@ -1,5 +1,5 @@
 // Package sockettest runs the real room socket for other packages' tests
-// (the socket's clients: room/dial, seat/hook): a store in a temporary
+// (the socket's clients: seat/hook): a store in a temporary
 // folder, an engine with one open topic, and hooks that take one seat's
 // secret.
 package sockettest
