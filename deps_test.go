@@ -58,9 +58,8 @@ var allowed = map[string][]string{
 	"mcpserv":                {"mcpstdio", "safefile"},
 	"tui":                    {"app", "attach", "room/wire"},
 	"e2e":                    {"room/wire", "e2e/"},
-	// The front binary's commands: nothing that links the engine, the
-	// emulator, the screens or net/http (TestFrontLinksNothingHeavy).
-	"cli": {"attach", "dirs", "room", "room/wire", "seat/hook", "sidecar", "topicstore"},
+	// Every command of the binary, the engine's included.
+	"cli": {"app", "attach", "control", "dirs", "mcpserv", "room", "room/wire", "seat", "seat/hook", "server", "sidecar", "topicstore"},
 }
 
 // forbiddenOutside: third-party modules a package must not import (the room
@@ -90,8 +89,8 @@ func TestPackageDependencies(t *testing.T) {
 			return nil
 		}
 		pkg := filepath.ToSlash(filepath.Dir(path))
-		if pkg == "." || pkg == "cmd/pullcept-server" {
-			return nil // the mains wire everything
+		if pkg == "." {
+			return nil // main wires everything
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
 		if err != nil {
@@ -138,133 +137,15 @@ func TestDependencyRuleCatchesViolations(t *testing.T) {
 	}
 }
 
-// heavyForTheFront are packages (prefixes) the front binary must not link:
-// their initialisation is what kept `pullcept topics`, `pullcept sidecar`
-// and attaching 1.4–2 ms over a hello-world (net/http alone 0.51 ms;
-// docs/decisions.md "Two binaries"). No crypto at all: the FIPS 140
-// module's inits cost every command 0.03–0.06 ms (docs/performance.md,
-// "Issue 13, eighth session"). No package net either (net, net/netip,
-// net/url): their inits cost `help` 0.18 ms (the same section).
-var heavyForTheFront = []string{
-	"net", "crypto/", "html/template", "text/template", "golang.org/x/text/",
-	"charm.land/", "github.com/charmbracelet/ultraviolet", "github.com/charmbracelet/x/vt", "github.com/charmbracelet/x/ansi",
-	"github.com/charmbracelet/colorprofile", "github.com/mark3labs/", "github.com/gorilla/", "github.com/creack/pty",
-	"github.com/santhosh-tekuri/", "github.com/google/jsonschema-go", "github.com/spf13/", "github.com/fsnotify/",
-	"pullcept/app", "pullcept/seat", "pullcept/tui", "pullcept/server", "pullcept/control", "pullcept/mcpserv", "pullcept/room/socket",
-}
+// Package initialisation runs for every command, the sidecar at every CLI
+// launch and a hook at every hook call included. Allocations, not time:
+// the same on every machine.
 
-// The server binary links no net/http, TLS, X.509, MCP library or
-// gorilla/websocket: their pages were most of why its RSS was over tmux's
-// (docs/decisions.md, "The server links no net/http").
-func TestServerLinksNoNetHTTP(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "./cmd/pullcept-server").Output()
-	if err != nil {
-		t.Fatalf("go list -deps: %v", err)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		for _, h := range []string{"net/http", "crypto/tls", "crypto/x509", "github.com/mark3labs/", "github.com/gorilla/"} {
-			if p == h || strings.HasPrefix(p, h+"/") || strings.HasSuffix(h, "/") && strings.HasPrefix(p, h) {
-				t.Errorf("the server binary links %s", p)
-			}
-		}
-	}
-}
-
-// The front binary links none of the heavy packages; the server binary
-// does (or the list checks nothing).
-func TestFrontLinksNothingHeavy(t *testing.T) {
-	deps := func(pkg string) []string {
-		out, err := exec.Command("go", "list", "-deps", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
-		}
-		return strings.Fields(string(out))
-	}
-	heavy := func(p string) bool {
-		for _, h := range heavyForTheFront {
-			if p == h || strings.HasPrefix(p, h+"/") || (strings.HasSuffix(h, "/") && strings.HasPrefix(p, h)) {
-				return p != "pullcept/seat/hook" // the hooks' client side is light
-			}
-		}
-		return false
-	}
-	for _, p := range deps("pullcept") {
-		if heavy(p) {
-			t.Errorf("the front binary links %s", p)
-		}
-	}
-	n := 0
-	for _, p := range deps("pullcept/cmd/pullcept-server") {
-		if heavy(p) {
-			n++
-		}
-	}
-	if n < 10 {
-		t.Errorf("the server binary links only %d of the heavy packages: the list is out of date", n)
-	}
-}
-
-// lightPackages are the packages the front binary's commands run on (the
-// front itself is "pullcept"), with the modules outside the standard
-// library each may link: none may link net/http, crypto/tls or the
-// templates (docs/decisions.md "Two binaries"). Their tests may link more:
-// go list -deps reads the packages, not their tests.
-var lightPackages = map[string][]string{
-	"pullcept/jsontext":    {},
-	"pullcept/room/dial":   {},
-	"pullcept/room/wsconn": {},
-	"pullcept/mcpstdio":    {},
-	"pullcept/seat/hook":   {},
-	"pullcept/sidecar":     {},
-	"pullcept": {"golang.org/x/sys/", "github.com/charmbracelet/x/term",
-		"github.com/muesli/cancelreader"},
-}
-
-func TestLightPackagesLinkLittle(t *testing.T) {
-	for pkg, allowed := range lightPackages {
-		out, err := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{.Standard}}", pkg).CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v\n%s", pkg, err, out)
-		}
-		listed := false
-		for line := range strings.Lines(string(out)) {
-			dep, std, _ := strings.Cut(strings.TrimSpace(line), " ")
-			listed = listed || dep == pkg
-			switch {
-			case dep == "net/http" || strings.HasPrefix(dep, "net/http/") || dep == "crypto/tls" || strings.HasPrefix(dep, "crypto/tls/") ||
-				dep == "html/template" || dep == "text/template":
-				t.Errorf("%s links %s", pkg, dep)
-			case std == "true" || strings.HasPrefix(dep, "pullcept") || strings.HasPrefix(dep, "vendor/") && !strings.Contains(dep, "/net/http"):
-			case !slices.ContainsFunc(allowed, func(a string) bool { return dep == a || strings.HasSuffix(a, "/") && strings.HasPrefix(dep, a) }):
-				t.Errorf("%s links %s: outside the standard library it may link only %v", pkg, dep, allowed)
-			}
-		}
-		if !listed {
-			t.Fatalf("go list -deps %s did not list the package itself:\n%s", pkg, out)
-		}
-	}
-}
-
-// Start-up (issue 13, point 3; docs/performance.md "Start-up"). Go runs every
-// linked package's initialisation for every subcommand, so a library that
-// compiles tables in init makes `pullcept topics`, `pullcept sidecar` (every
-// CLI launch) and attaching pay for it. The figures are measured by
-// BenchmarkStartup; the test below only guards allocations, which do not
-// depend on the machine.
-
-// maxInitAllocs bounds the heap allocations of any one package's
-// initialisation in the pullcept binary. Today's largest is about 140
-// (github.com/charmbracelet/x/vt's); the unpatched JSON-schema libraries
-// mcp-go linked took 21,285 (santhosh-tekuri/jsonschema compiling its
-// meta-schemas) and 296 (google/jsonschema-go's reflection over Schema), and
-// the patched santhosh-tekuri/jsonschema still about 140 (its format tables),
-// before the server binary stopped linking mcp-go.
-const maxInitAllocs = 250
-
-// maxOwnInitAllocs bounds it for pullcept's own packages, which have no
-// reason to build anything at start-up: a regexp.MustCompile at package
-// level costs 20 to 70 allocations (pullcept/app's uuidRE was 70 of its 72),
-// a map literal a few. Today's largest is pullcept/attachment's 37.
+// maxOwnInitAllocs bounds the heap allocations of any one of pullcept's own
+// packages' initialisation, which have no reason to build anything at
+// start-up: a regexp.MustCompile at package level costs 20 to 70
+// allocations (pullcept/app's uuidRE was 70 of its 72), a map literal a
+// few. Today's largest is pullcept/attachment's 37.
 const maxOwnInitAllocs = 50
 
 var (
@@ -274,9 +155,8 @@ var (
 	buildDir  string
 )
 
-// pullceptBinary builds both binaries once per test process, side by side
-// as the README builds them (no -race: the figures are the shipped
-// binaries'), and returns the front's path; serverBinary is the other.
+// pullceptBinary builds the binary once per test process (no -race: the
+// figures are the shipped binary's) and returns its path.
 func pullceptBinary(tb testing.TB) string {
 	tb.Helper()
 	buildOnce.Do(func() {
@@ -287,7 +167,7 @@ func pullceptBinary(tb testing.TB) string {
 		builtBin = filepath.Join(buildDir, "pullcept")
 		// As the README's daily-use build: static, no cgo (its start-up is
 		// 1.3 ms shorter than the default dynamically linked one).
-		build := exec.Command("go", "build", "-o", buildDir+"/", ".", "./cmd/pullcept-server")
+		build := exec.Command("go", "build", "-o", builtBin, ".")
 		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		out, err := build.CombinedOutput()
 		if err != nil {
@@ -298,10 +178,6 @@ func pullceptBinary(tb testing.TB) string {
 		tb.Fatal(buildErr)
 	}
 	return builtBin
-}
-
-func serverBinary(tb testing.TB) string {
-	return filepath.Join(filepath.Dir(pullceptBinary(tb)), "pullcept-server")
 }
 
 type buildError struct {
@@ -351,19 +227,19 @@ func initTrace(t *testing.T, bin string, args ...string) []pkgInit {
 	return inits
 }
 
-// No package's initialisation in the binary allocates more than
-// maxInitAllocs (allocations, not time: the same on every machine). Fails if
-// a heavy init comes back: an unpatched JSON-schema library, a package-level
-// table built from reflection, a big map or a pile of regexp.MustCompile.
+// None of pullcept's own packages' initialisation allocates more than
+// maxOwnInitAllocs, and the patched x/ansi builds no table at start-up
+// (third_party/ansi change 2): fails if a package-level table, a big map or
+// a pile of regexp.MustCompile comes back.
 func TestNoHeavyPackageInit(t *testing.T) {
-	inits := initTrace(t, serverBinary(t), "help")
+	inits := initTrace(t, pullceptBinary(t), "help")
 	traced := map[string]bool{}
 	for _, in := range inits {
 		traced[in.pkg] = true
 	}
-	// The trace must cover the server binary, its terminal emulator, room
-	// socket and screens included, or the test proves nothing.
-	for _, pkg := range []string{"runtime", "net", "github.com/charmbracelet/x/vt", "pullcept/room/socket", "pullcept/mcpserv", "pullcept/tui"} {
+	// The trace must cover the engine, its terminal emulator and screens
+	// included, or the test proves nothing.
+	for _, pkg := range []string{"runtime", "github.com/charmbracelet/x/vt", "pullcept/tui"} {
 		if !traced[pkg] {
 			t.Errorf("%s missing from GODEBUG=inittrace=1 (%d packages traced)", pkg, len(inits))
 		}
@@ -372,9 +248,7 @@ func TestNoHeavyPackageInit(t *testing.T) {
 	total := 0
 	for _, in := range inits {
 		total += in.allocs
-		if in.allocs > maxInitAllocs {
-			t.Errorf("package %s allocates %d times (%d bytes) in its initialisation, more than %d: keep heavy work out of init (compute it on first use)", in.pkg, in.allocs, in.bytes, maxInitAllocs)
-		} else if strings.HasPrefix(in.pkg, "pullcept/") && in.allocs > maxOwnInitAllocs {
+		if strings.HasPrefix(in.pkg, "pullcept/") && in.allocs > maxOwnInitAllocs {
 			t.Errorf("package %s allocates %d times (%d bytes) in its initialisation, more than %d for pullcept's own packages: no package-level regexps or tables (compute them on first use)", in.pkg, in.allocs, in.bytes, maxOwnInitAllocs)
 		}
 		if in.pkg == "github.com/charmbracelet/x/ansi/parser" && in.allocs > 0 {

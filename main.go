@@ -1,9 +1,8 @@
 // Command pullcept is a room where one person and several AI coding CLIs
-// talk together. This is the front binary: the commands a person and the
-// CLIs run often, linking nothing heavy (package cli); it execs the server
-// binary, pullcept-server, for the commands that run the engine.
+// talk together: one binary for every command (package cli), the server
+// included.
 package main
 
 import "pullcept/cli"
 
-func main() { cli.Main(cli.ExecServer) }
+func main() { cli.Main() }

@@ -25,7 +25,7 @@ import (
 func TestVersion(t *testing.T) {
 	for _, arg := range []string{"version", "--version"} {
 		var out bytes.Buffer
-		if err := cli.Run(context.Background(), []string{arg}, nil, &out, &out, cli.ExecServer); err != nil {
+		if err := cli.Run(context.Background(), []string{arg}, nil, &out, &out); err != nil {
 			t.Fatal(err)
 		}
 		if s := out.String(); !strings.HasPrefix(s, "pullcept ") || !strings.Contains(s, fmt.Sprintf("room protocol %d", wire.ProtocolVersion)) {
@@ -260,24 +260,10 @@ func TestHookKeepsTheDefaultSignalAction(t *testing.T) {
 	}
 }
 
-// The front binary runs the engine's commands by becoming the server
-// binary beside it (docs/decisions.md "Two binaries").
-func TestFrontExecsTheServerBinary(t *testing.T) {
-	home := t.TempDir()
-	cmd := exec.Command(pullceptBinary(t), "accounts", "list")
-	cmd.Env = homeEnv(home)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("accounts list through the front: %v\n%s", err, out)
-	}
-	if want := "No accounts: " + filepath.Join(home, "config.json") + " does not exist"; !strings.HasPrefix(string(out), want) {
-		t.Fatalf("accounts list through the front printed %q, want %q…", out, want)
-	}
-}
-
-// A front binary with no server binary beside it nor on PATH says so and
-// how to build it; the commands of its own still run.
-func TestFrontWithoutTheServerBinarySaysHowToBuild(t *testing.T) {
+// The binary alone, on a PATH with nothing of pullcept's (what `go install
+// .` gives), runs the engine's commands and the others: before, the front
+// binary said "pullcept-server is not beside DIR nor on PATH".
+func TestTheBinaryAloneRunsEveryCommand(t *testing.T) {
 	dir := t.TempDir()
 	alone := filepath.Join(dir, "pullcept")
 	data, err := os.ReadFile(pullceptBinary(t))
@@ -287,16 +273,17 @@ func TestFrontWithoutTheServerBinarySaysHowToBuild(t *testing.T) {
 	if err := os.WriteFile(alone, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := append(homeEnv(t.TempDir()), "PATH=/usr/bin:/bin")
-	cmd := exec.Command(alone, "server")
+	home := t.TempDir()
+	env := append(homeEnv(home), "PATH=/usr/bin:/bin")
+	cmd := exec.Command(alone, "accounts", "list")
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "pullcept-server is not beside "+dir) || !strings.Contains(string(out), "go build -o DIR/ . ./cmd/pullcept-server") {
-		t.Fatalf("server from a lone front: %v\n%s", err, out)
+	if want := "No accounts: " + filepath.Join(home, "config.json") + " does not exist"; err != nil || !strings.HasPrefix(string(out), want) {
+		t.Fatalf("accounts list from the lone binary: %v: %q, want %q…", err, out, want)
 	}
 	cmd = exec.Command(alone, "topics", "list")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "no topics yet") {
-		t.Fatalf("topics list from a lone front: %v\n%s", err, out)
+		t.Fatalf("topics list from the lone binary: %v\n%s", err, out)
 	}
 }

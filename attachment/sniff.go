@@ -2,9 +2,9 @@ package attachment
 
 // Content sniffing for a file whose extension says nothing: the algorithm
 // and table of net/http's DetectContentType (Go's src/net/http/sniff.go,
-// after https://mimesniff.spec.whatwg.org/, BSD licence), here because
-// net/http would bring crypto/tls and x509 into the server binary for one
-// function (docs/decisions.md, "The server links no net/http").
+// after https://mimesniff.spec.whatwg.org/, BSD licence), copied when the
+// server linked no net/http (issue 13, point 1; docs/decisions.md "One
+// binary").
 // TestSniffIsNetHTTP compares the two.
 
 import (

@@ -17,7 +17,7 @@ export PATH="/usr/local/go/bin:$PATH"
 cd "$root"
 mkdir -p "$here/.out"
 echo "== build" >&2
-CGO_ENABLED=0 go build -o "$here/.out/" . ./cmd/pullcept-server
+CGO_ENABLED=0 go build -o "$here/.out/pullcept" .
 go build -o "$here/.out/pcbench" ./bench/pcbench
 for tool in tmux tail sh cat seq; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is needed" >&2; exit 1; }

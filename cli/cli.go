@@ -1,11 +1,6 @@
-// Package cli is the pullcept command line: one dispatch for both binaries.
-// The front binary, `pullcept` (the module's root), runs the commands a
-// person and the CLIs run often — attaching, topics, ls, kill-server, the
-// sidecar, the hooks — and links nothing heavy, so each starts within a
-// hello-world's time (issue 13, point 3; docs/decisions.md "Two
-// binaries"). The commands that run the engine (server, serve, accounts)
-// are the server binary's, `pullcept-server` (cmd/pullcept-server): the
-// front execs it for them.
+// Package cli is the pullcept command line: every command of the one
+// binary (the module's root, docs/decisions.md "One binary"), from
+// attaching and the sidecar to the server itself.
 package cli
 
 import (
@@ -42,21 +37,15 @@ usage:
   pullcept version                  the build (module version, commit, protocol)
   pullcept topics show ID [--tail N] [--json]
                                     print a topic's posts
-Data lives under $PULLCEPT_HOME, else the XDG folders (README). server, serve and accounts run
-in pullcept-server, which pullcept finds beside itself or on PATH.
+Data lives under $PULLCEPT_HOME, else the XDG folders (README).
 `
 
-// Engine runs a command that links the engine: "server", "serve" or
-// "accounts" with its arguments. The front binary's execs the server
-// binary (ExecServer); the server binary's runs it.
-type Engine func(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error
-
-// Main is a binary's main: Run on the process's arguments and stdio, and
+// Main is the binary's main: Run on the process's arguments and stdio, and
 // the exit status from its error. No signal handler here: each subcommand
 // that has something to undo installs its own (OnStopSignal), the others
 // keep the default action.
-func Main(engine Engine) {
-	if err := Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, engine); err != nil {
+func Main() {
+	if err := Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		var ee ErrExit
 		if errors.As(err, &ee) {
 			os.Exit(ee.Code)
@@ -67,7 +56,7 @@ func Main(engine Engine) {
 }
 
 // Run runs one command line (args without the program name).
-func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, engine Engine) error {
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cmd := ""
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]

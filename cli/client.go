@@ -354,13 +354,19 @@ func StoreClient(ctx context.Context, args []string, stdout io.Writer, writes bo
 // it listens, else its error.
 const EnvReadyFD = "PULLCEPT_SERVER_READY_FD"
 
-// spawnServer starts a background server for the home and waits until it
-// listens or says why it cannot.
+// EnvOrigin names, for a background server, the binary that started it
+// (the server runs from the kept one, KeptBinary).
+const EnvOrigin = "PULLCEPT_SERVER_ORIGIN"
+
+// spawnServer starts a background server for the home, from the binary
+// kept in its runtime folder, and waits until it listens or says why it
+// cannot.
 func spawnServer(d dirs.Dirs) error {
-	exe, err := ServerBinary()
+	exe, err := KeptBinary(d.Runtime)
 	if err != nil {
-		return err
+		return fmt.Errorf("the pullcept server did not start: %w", err)
 	}
+	self, _ := os.Executable()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
@@ -381,7 +387,7 @@ func spawnServer(d dirs.Dirs) error {
 	}
 	defer errlog.Close()
 	cmd := exec.Command(exe, "server")
-	cmd.Env = append(os.Environ(), EnvReadyFD+"=3")
+	cmd.Env = append(os.Environ(), EnvReadyFD+"=3", EnvOrigin+"="+self)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, errlog
 	cmd.ExtraFiles = []*os.File{w}
 	cmd.SysProcAttr = detached()

@@ -34,7 +34,7 @@ func LockHome(stateDir string) (release func(), err error) {
 
 // LockHomeBriefly takes the home's lock for a store command (topics,
 // accounts) while no server owns the home, without writing a pid: the hold
-// lasts milliseconds, a starting server waits for it (pullcept-server's
+// lasts milliseconds, a starting server waits for it (cli's
 // startApp), and the two inode changes of writing and clearing a pid cost
 // 0.13-0.15 ms of system time on ext4 run after run, against a start-up
 // budget of 0.5 ms (issue 13, point 3; docs/performance.md "Issue 13,

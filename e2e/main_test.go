@@ -26,10 +26,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// Both binaries side by side, as the README builds them: the front
-	// finds pullcept-server beside itself.
 	pullceptBin = filepath.Join(dir, "pullcept")
-	build := exec.Command("go", "build", "-race", "-o", dir+"/", "..", "../cmd/pullcept-server")
+	build := exec.Command("go", "build", "-race", "-o", pullceptBin, "..")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building pullcept:", err)

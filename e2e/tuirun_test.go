@@ -24,6 +24,12 @@ import (
 // from them: issue 31).
 func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func()) *tuiRun {
 	t.Helper()
+	return startTUIBinary(t, pullceptBin, phome, env, w, h, onFail)
+}
+
+// startTUIBinary is startTUI with the pullcept binary bin.
+func startTUIBinary(t *testing.T, bin, phome string, env []string, w, h int, onFail func()) *tuiRun {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		required(t, "tmux is not installed: the TUI test drives pullcept in tmux")
 	}
@@ -48,7 +54,7 @@ func startTUI(t *testing.T, phome string, env []string, w, h int, onFail func())
 	for _, kv := range env {
 		args = append(args, "-e", kv)
 	}
-	args = append(args, shellQuote(pullceptBin)+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
+	args = append(args, shellQuote(bin)+" 2>"+shellQuote(stderr)+"; echo $? >"+shellQuote(status))
 	startTmux := r.tmuxCmd(args...)
 	startTmux.Env = tmuxEnv
 	if out, err := startTmux.CombinedOutput(); err != nil {

@@ -1,7 +1,7 @@
-package main
+package cli
 
-// The commands of the server binary (cli.Engine): `pullcept server`,
-// `pullcept serve` and `pullcept accounts`, which the front execs here.
+// The commands that run the engine: `pullcept server`, `pullcept serve`
+// and `pullcept accounts`.
 
 import (
 	"context"
@@ -13,18 +13,11 @@ import (
 
 	"pullcept/app"
 	"pullcept/attach"
-	"pullcept/cli"
 	"pullcept/dirs"
 	"pullcept/seat"
 )
 
-func main() {
-	app.TuneServerRuntime()
-	cli.Main(engine)
-}
-
-// engine runs the commands that link the engine; every other command runs
-// as in the front binary.
+// engine runs the commands that run the engine.
 func engine(ctx context.Context, cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "serve":
@@ -33,7 +26,7 @@ func engine(ctx context.Context, cmd string, args []string, stdin io.Reader, std
 		return runServer(ctx, stderr)
 	case "accounts":
 		args = append([]string{cmd}, args...)
-		return cli.StoreClient(ctx, args, stdout, writes(args), accountsHere)
+		return StoreClient(ctx, args, stdout, writes(args), accountsHere)
 	}
 	return fmt.Errorf("unknown command %q", cmd)
 }
@@ -45,7 +38,7 @@ func accountsHere(d dirs.Dirs, args []string, stdout io.Writer) error {
 		cfg, _ := seat.Load(d.ConfigFile())
 		if acc, found := cfg.Account(nick[0]); found {
 			acc.Nickname = nick[1]
-			if err := app.CheckCallName(acc.CallName(), cli.PersonName()); err != nil {
+			if err := app.CheckCallName(acc.CallName(), PersonName()); err != nil {
 				return fmt.Errorf("accounts nickname: %w", err)
 			}
 		}
@@ -60,13 +53,13 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := cli.RefuseFromSeat(d, "serving as the person"); err != nil {
+	if err := RefuseFromSeat(d, "serving as the person"); err != nil {
 		return err
 	}
 	if err := d.Ensure(); err != nil {
 		return err
 	}
-	c, uc, ok, err := cli.DialServer(d, attach.Hello{Mode: attach.ModeControl, UpdateEnv: attach.PersonEnv(os.Environ())}, false)
+	c, uc, ok, err := DialServer(d, attach.Hello{Mode: attach.ModeControl, UpdateEnv: attach.PersonEnv(os.Environ())}, false)
 	if err != nil {
 		return err
 	}
@@ -74,7 +67,7 @@ func serve(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) error
 		return serveForeground(ctx, d, stdin, stdout, stderr)
 	}
 	defer uc.Close()
-	return cli.Relay(ctx, c, uc, stdin, stdout, os.Stderr)
+	return Relay(ctx, c, uc, stdin, stdout, os.Stderr)
 }
 
 // writes says whether a store command changes something.
@@ -130,7 +123,7 @@ func storeCommand(ctx context.Context, a *app.App, args []string, stdout io.Writ
 		}
 		return nil
 	case "topics":
-		return cli.Topics(a.Store(), args[1:], stdout)
+		return Topics(a.Store(), args[1:], stdout)
 	}
 	return fmt.Errorf("unknown command %q", args[0])
 }
