@@ -3,12 +3,17 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"pullcept/attach"
+	"pullcept/dirs"
 )
 
 // A character cut between two frames is printed whole; control characters
@@ -81,5 +86,37 @@ func TestAskServerPrintsNoControl(t *testing.T) {
 		if !strings.Contains(got, "server ␛]52;c;ZXZpbA==␇") || !strings.Contains(got, "bye ␛[31mred\n") {
 			t.Errorf("%s printed %q", name, got)
 		}
+	}
+}
+
+// A server that is ending has removed its socket and still holds the
+// home's lock: a client that wakes it (SIGUSR1) takes the lock's release
+// as the end and starts the next server, instead of waiting 5 s for a
+// socket and saying the server does not answer (seen in
+// TestPassedTerminalLeftBlocking: an attach right after a detach).
+func TestWakeServerSeesTheEnd(t *testing.T) {
+	home := t.TempDir()
+	d := dirs.Dirs{State: filepath.Join(home, "state"), Runtime: filepath.Join(home, "run")}
+	if err := os.MkdirAll(d.State, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// This process plays the ending server: it holds the lock, takes the
+	// SIGUSR1, and releases the lock a moment later.
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
+	release, err := dirs.LockHome(d.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { <-usr1; time.Sleep(100 * time.Millisecond); release() }()
+	noSock := errors.New("no socket")
+	start := time.Now()
+	_, err = wakeServer(d, filepath.Join(d.Runtime, "server.sock"), noSock)
+	if err != noSock {
+		t.Fatalf("wakeServer: %v, want the dial's error (no server: start one)", err)
+	}
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("wakeServer took %v to see the server's end", took)
 	}
 }
