@@ -18,7 +18,7 @@ cd "$root"
 mkdir -p "$here/.out"
 echo "== build" >&2
 CGO_ENABLED=0 go build -o "$here/.out/pullcept" .
-go build -o "$here/.out/pcbench" ./bench/pcbench
+(cd "$here" && go build -o "$here/.out/pcbench" ./pcbench) # its own module (bench/go.mod)
 for tool in tmux tail sh cat seq; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is needed" >&2; exit 1; }
 done
