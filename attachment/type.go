@@ -1,6 +1,7 @@
 package attachment
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,7 +31,8 @@ func TypeOf(name string, head []byte) string {
 	if head == nil {
 		return "application/octet-stream"
 	}
-	return sniff(head)
+	t, _, _ := strings.Cut(http.DetectContentType(head), ";") // without its charset
+	return t
 }
 
 // typeOf reads the first bytes of path (opened with open) when its
