@@ -112,11 +112,6 @@ func wakeServer(d dirs.Dirs, path string, noSock error) (*os.File, error) {
 		if time.Now().After(deadline) {
 			return nil, &ErrUnreachable{PID: pid, Socket: path}
 		}
-		// A server that was ending (its socket gone first, its lock last)
-		// has ended: the caller starts the next one.
-		if p, err := dirs.LockHolder(d.State); err == nil && p == 0 {
-			return nil, noSock
-		}
 		time.Sleep(20 * time.Millisecond) // polling: nothing tells a socket's birth
 	}
 }
