@@ -49,7 +49,7 @@ var allowed = map[string][]string{
 	"jsontext":               {},
 	"server":                 {"app", "attach", "control", "room/wire", "seat", "tui"},
 	"seat":                   {"ids", "room/wire", "safefile", "seat/hook", "topicstore"},
-	"sidecar":                {"ids", "mcpstdio", "room/wire"},
+	"sidecar":                {"ids", "room/wire"},
 	"mcpstdio":               {"jsontext"},
 	"seat/hook":              {"room/wire"},
 	"mcpserv":                {"mcpstdio", "safefile"},

@@ -11,7 +11,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"pullcept/mcpstdio"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"pullcept/room/wire"
 )
 
@@ -73,39 +75,50 @@ func addressHint(n names) string {
 }
 
 // withSelf appends who the seat is to a result's text.
-func (s *Sidecar) withSelf(r *mcpstdio.Result) *mcpstdio.Result {
+func (s *Sidecar) withSelf(r *mcp.CallToolResult) *mcp.CallToolResult {
 	return appendText(r, "— "+s.self().selfText())
 }
 
-// appendText adds a block after a result's first text block.
-func appendText(r *mcpstdio.Result, block string) *mcpstdio.Result {
-	if len(r.Content) == 0 {
-		r.Content = append(r.Content, block)
-		return r
+// appendText adds a block after a result's first text content.
+func appendText(r *mcp.CallToolResult, block string) *mcp.CallToolResult {
+	for i, c := range r.Content {
+		if t, ok := c.(mcp.TextContent); ok {
+			t.Text += "\n\n" + block
+			r.Content[i] = t
+			return r
+		}
 	}
-	r.Content[0] += "\n\n" + block
+	r.Content = append(r.Content, mcp.NewTextContent(block))
 	return r
 }
 
 // withSelfJSON is withSelf for a tool that answers one JSON object: the
 // object gains your_name (and your_full_name), so it stays one object.
-func (s *Sidecar) withSelfJSON(h mcpstdio.Handler) mcpstdio.Handler {
-	return func(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) withSelfJSON(h server.ToolHandlerFunc) server.ToolHandlerFunc {
+	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		r, err := h(ctx, req)
-		if r == nil || err != nil || len(r.Content) == 0 {
+		if r == nil || err != nil {
 			return r, err
 		}
-		var obj map[string]any
-		if json.Unmarshal([]byte(r.Content[0]), &obj) != nil || obj == nil {
+		for i, c := range r.Content {
+			t, ok := c.(mcp.TextContent)
+			if !ok {
+				continue
+			}
+			var obj map[string]any
+			if json.Unmarshal([]byte(t.Text), &obj) != nil || obj == nil {
+				return r, nil
+			}
+			n := s.self()
+			obj["your_name"] = n.name
+			if n.full != "" {
+				obj["your_full_name"] = n.full
+			}
+			if b, err := json.Marshal(obj); err == nil {
+				t.Text = string(b)
+				r.Content[i] = t
+			}
 			return r, nil
-		}
-		n := s.self()
-		obj["your_name"] = n.name
-		if n.full != "" {
-			obj["your_full_name"] = n.full
-		}
-		if b, err := json.Marshal(obj); err == nil {
-			r.Content[0] = string(b)
 		}
 		return r, nil
 	}

@@ -1,20 +1,20 @@
 package sidecar
 
-// The in-package tests' MCP client: mcp-go's real client on a pipe pair to
-// the sidecar's own mcpstdio server, so they go through the protocol.
+// The in-package tests' MCP client: mcp-go's in-process client on the
+// sidecar's MCP server (the stdio transport keeps one session per process,
+// so tests running side by side each take their own session this way; the
+// binary's tests go over stdio).
 
 import (
 	"context"
-	"io"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// pipeClient serves s on a pipe pair and returns an initialized mcp-go
-// client on it, closed (and the serving ended) when the test ends.
+// pipeClient returns an initialized in-process mcp-go client on s, closed
+// when the test ends.
 func pipeClient(t testing.TB, s *Sidecar) *client.Client {
 	t.Helper()
 	c, closeFn, err := pipeClientErr(s)
@@ -26,17 +26,12 @@ func pipeClient(t testing.TB, s *Sidecar) *client.Client {
 }
 
 func pipeClientErr(s *Sidecar) (*client.Client, func(), error) {
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		s.Serve(ctx, toServer, fromServer)
-		fromServer.Close()
-	}()
-	c := client.NewClient(transport.NewIO(toClient, fromClient, nil))
-	closeFn := func() { c.Close(); <-served; cancel() }
+	ctx := context.Background()
+	c, err := client.NewInProcessClient(s.MCPServer())
+	if err != nil {
+		return nil, nil, err
+	}
+	closeFn := func() { c.Close() }
 	if err := c.Start(ctx); err != nil {
 		closeFn()
 		return nil, nil, err

@@ -18,7 +18,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"pullcept/room"
@@ -177,27 +176,18 @@ func (h *harness) sidecar(env map[string]string, o sidecar.Options) *seat {
 	return st
 }
 
-// pipeClient serves s's MCP on a pipe pair, as stdio would carry it, and
-// returns mcp-go's client on it, initialized with the newest protocol
-// version the client knows (it probes server/discover, finds none, and
-// falls back to initialize). The test's end closes the client, which ends
-// the serving; the cleanup waits for that.
+// pipeClient returns mcp-go's in-process client on s's MCP server,
+// initialized with the newest protocol version the client knows (2026-07-28:
+// it asks server/discover, which mcp-go's server answers). The test's end
+// closes the client. (Over stdio, mcp-go keeps one session per process; the
+// binary's tests go that way.)
 func pipeClient(t *testing.T, ctx context.Context, s *sidecar.Sidecar) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- s.Serve(ctx, toServer, fromServer)
-		fromServer.Close()
-	}()
-	c := client.NewClient(transport.NewIO(toClient, fromClient, nil))
-	t.Cleanup(func() {
-		c.Close()
-		if err := <-served; err != nil && ctx.Err() == nil {
-			t.Errorf("the sidecar's Serve: %v", err)
-		}
-	})
+	c, err := client.NewInProcessClient(s.MCPServer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,10 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"pullcept/ids"
-	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -70,38 +72,29 @@ const (
 
 // sessionTools are the three tools' definitions, for the sidecar's tool
 // table (which adds their handlers).
-func sessionTools() []mcpstdio.Tool {
-	return []mcpstdio.Tool{
-		{
-			Name: ToolListSessions, Description: listSessionsDescription, InputSchema: json.RawMessage(listSessionsSchema),
-			Annotations: &mcpstdio.Annotations{Title: "List account sessions", ReadOnly: true, Idempotent: true},
-		},
-		{
-			Name: ToolControlSession, Description: controlSessionDescription, InputSchema: json.RawMessage(controlSessionSchema),
-			Annotations: &mcpstdio.Annotations{Title: "Control an account session", Destructive: true, Idempotent: true},
-		},
-		{
-			Name: ToolSessionStatus, Description: sessionStatusDescription, InputSchema: json.RawMessage(sessionStatusSchema),
-			Annotations: &mcpstdio.Annotations{Title: "Account session operation status", ReadOnly: true, Idempotent: true},
-		},
+func sessionTools() []server.ServerTool {
+	return []server.ServerTool{
+		{Tool: tool(ToolListSessions, listSessionsDescription, listSessionsSchema, "List account sessions", true, false, true)},
+		{Tool: tool(ToolControlSession, controlSessionDescription, controlSessionSchema, "Control an account session", false, true, true)},
+		{Tool: tool(ToolSessionStatus, sessionStatusDescription, sessionStatusSchema, "Account session operation status", true, false, true)},
 	}
 }
 
 // jsonResult is one JSON object as the tool's text.
-func jsonResult(v any, isErr bool) *mcpstdio.Result {
+func jsonResult(v any, isErr bool) *mcp.CallToolResult {
 	b, err := json.Marshal(v)
 	if err != nil {
 		b, _ = json.Marshal(map[string]string{"error": "the answer could not be written: " + err.Error()})
 		isErr = true
 	}
 	if isErr {
-		return mcpstdio.ErrorResult(string(b))
+		return mcp.NewToolResultError(string(b))
 	}
-	return mcpstdio.TextResult(string(b))
+	return mcp.NewToolResultText(string(b))
 }
 
 // jsonError is an error as one JSON object; fields add to it.
-func jsonError(msg string, fields map[string]any) *mcpstdio.Result {
+func jsonError(msg string, fields map[string]any) *mcp.CallToolResult {
 	v := map[string]any{"error": msg}
 	for k, f := range fields {
 		v[k] = f
@@ -110,7 +103,7 @@ func jsonError(msg string, fields map[string]any) *mcpstdio.Result {
 }
 
 // opsReady is nil when the sidecar may ask, else the error result.
-func (s *Sidecar) opsReady() *mcpstdio.Result {
+func (s *Sidecar) opsReady() *mcp.CallToolResult {
 	if len(s.cfg.Missing) > 0 || s.room == nil {
 		return jsonError(s.cfg.missingError(), nil)
 	}
@@ -136,7 +129,7 @@ func (s *Sidecar) sessionRequest(ctx context.Context, frame map[string]any) (*wi
 }
 
 // resultText answers a session_result: its result object, or its error.
-func resultText(res *wire.SessionResult, fields map[string]any) *mcpstdio.Result {
+func resultText(res *wire.SessionResult, fields map[string]any) *mcp.CallToolResult {
 	if res.Error != "" || len(res.Result) == 0 {
 		msg := res.Error
 		if msg == "" {
@@ -144,10 +137,10 @@ func resultText(res *wire.SessionResult, fields map[string]any) *mcpstdio.Result
 		}
 		return jsonError(msg, fields)
 	}
-	return mcpstdio.TextResult(string(res.Result))
+	return mcp.NewToolResultText(string(res.Result))
 }
 
-func (s *Sidecar) handleListSessions(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleListSessions(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
@@ -158,11 +151,11 @@ func (s *Sidecar) handleListSessions(ctx context.Context, _ *mcpstdio.Request) (
 	return resultText(res, nil), nil
 }
 
-func (s *Sidecar) handleSessionStatus(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleSessionStatus(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
-	id, err := stringArg(req.Args(), "operation_id")
+	id, err := stringArg(req.GetArguments(), "operation_id")
 	if err != nil {
 		return jsonError(err.Error(), nil), nil
 	}
@@ -177,11 +170,11 @@ func (s *Sidecar) handleSessionStatus(ctx context.Context, req *mcpstdio.Request
 	return resultText(res, map[string]any{"operation_id": id}), nil
 }
 
-func (s *Sidecar) handleControlSession(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleControlSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.opsReady(); r != nil {
 		return r, nil
 	}
-	args := req.Args()
+	args := req.GetArguments()
 	var op wire.SessionOperation
 	for key, dst := range map[string]*string{
 		"operation_id": &op.OperationID, "action": &op.Action, "account_id": &op.AccountID,

@@ -14,13 +14,14 @@ package sidecar
 import (
 	"context"
 	"io"
+	"log"
 	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"pullcept/mcpstdio"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // ServerName and ServerVersion are what initialize reports.
@@ -60,7 +61,8 @@ type Sidecar struct {
 	now  func() time.Time
 	loc  *time.Location
 	room *roomClient // nil when required configuration is missing
-	mcp  *mcpstdio.Server
+	mcp  *server.MCPServer
+	logw io.Writer // the log writer, for mcp-go's stdio transport
 
 	draftMu sync.Mutex
 	draft   *draft
@@ -109,7 +111,7 @@ func New(o Options) *Sidecar {
 	def(&o.AnswerTimeout, DefaultAnswerTimeout)
 
 	lg := slog.New(slog.NewTextHandler(o.Log, nil)).With("component", "pullcept sidecar")
-	s := &Sidecar{cfg: ConfigFromEnv(o.Env), log: lg, now: o.Now, loc: o.Location}
+	s := &Sidecar{cfg: ConfigFromEnv(o.Env), log: lg, logw: o.Log, now: o.Now, loc: o.Location}
 	s.names = names{name: s.cfg.Name, full: s.cfg.FullName}
 	if s.names.full == s.names.name {
 		s.names.full = ""
@@ -126,9 +128,15 @@ func New(o Options) *Sidecar {
 	}
 	instr := InstructionsFor(name, s.names.full, s.cfg.UnseenHistory)
 	s.instrUnits = UTF16Len(instr)
-	// The tools capability with list_changed (a rename changes the
+	// mcp-go's initialize carries the instructions with the launch's names
+	// (spec 003: initialize は標準 MCP SDK の処理で起動時の呼称・元の名前を示す);
+	// the tools capability with list_changed (a rename changes the
 	// descriptions); a panicking handler is an error answer, not the end.
-	s.mcp = mcpstdio.New(mcpstdio.Info{Name: ServerName, Version: ServerVersion, Instructions: instr, Log: lg.With("part", "mcp")})
+	s.mcp = server.NewMCPServer(ServerName, ServerVersion,
+		server.WithInstructions(instr),
+		server.WithToolCapabilities(true),
+		server.WithRecovery(),
+	)
 	s.addTools()
 	return s
 }
@@ -136,11 +144,17 @@ func New(o Options) *Sidecar {
 // Config is the configuration the sidecar read.
 func (s *Sidecar) Config() Config { return s.cfg }
 
-// Serve speaks MCP with one client on r and w (stdin and stdout in
-// production, a pipe in tests) until r ends (nil), ctx ends (its error) or
-// a write fails.
+// MCPServer is the MCP server, for a transport to serve (stdio in
+// production, in-process in tests).
+func (s *Sidecar) MCPServer() *server.MCPServer { return s.mcp }
+
+// Serve speaks MCP with one client on r and w (stdin and stdout) with
+// mcp-go's stdio transport, until r ends (nil) or ctx ends (its error).
+// That transport keeps one session per process: one Serve at a time.
 func (s *Sidecar) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	return s.mcp.Serve(ctx, r, w)
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(log.New(s.logw, "pullcept sidecar: mcp: ", log.LstdFlags))
+	return stdio.Listen(ctx, r, w)
 }
 
 // Start connects to the room in the background and keeps reconnecting until

@@ -9,12 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
 	"pullcept/ids"
-	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -57,12 +58,10 @@ const usageDescription = "Your own seat's usage limits: the 5-hour and weekly wi
 	"Use them to plan work and, before a limit stops you, to wrap up: cut at a clean point, push partial work, ask the room for a handover. " +
 	"Only your seat; ask others in the room about theirs. Posts nothing."
 
-// The input schemas, as the JSON text tools/list serves: constants, so the
-// table costs nothing to build before the answer to initialize (the maps
-// they were marshalled from were most of the sidecar's start-up CPU,
-// docs/performance.md "Start-up"). The descriptions they hold need no JSON
-// escaping; TestSchemasAreJSONConstants checks that, their validity, and
-// that they equal what mcp-go served (testdata/tools_list.golden.json).
+// The input schemas, as the JSON text tools/list serves (mcp-go serves a raw
+// schema as it is). The descriptions they hold need no JSON escaping;
+// TestSchemasAreJSONConstants checks that, their validity, and that they
+// equal what tools/list served before (testdata/tools_list.golden.json).
 const (
 	saySchema = `{"type":"object","properties":{` +
 		`"content":{"type":"string","description":"` + sayContentDescription + `"},` +
@@ -75,30 +74,29 @@ const (
 	usageSchema = `{"type":"object","properties":{}}`
 )
 
+// tool is a tool's definition with its schema and all four hints stated.
+func tool(name, desc, schema, title string, readOnly, destructive, idempotent bool) mcp.Tool {
+	t := mcp.NewToolWithRawSchema(name, desc, json.RawMessage(schema))
+	t.Annotations = mcp.ToolAnnotation{Title: title, ReadOnlyHint: mcp.ToBoolPtr(readOnly), DestructiveHint: mcp.ToBoolPtr(destructive),
+		IdempotentHint: mcp.ToBoolPtr(idempotent), OpenWorldHint: mcp.ToBoolPtr(false)}
+	return t
+}
+
 // toolTable is every tool the sidecar offers: its definition (name,
 // description, input schema, annotations) and its handler, one entry a tool.
 // Tools and the MCP server both read it; adding a tool is adding an entry
 // here (and its handler). s may be nil when only the definitions are wanted
 // (no handlers, the descriptions without the seat's names).
-func toolTable(s *Sidecar) []mcpstdio.Tool {
-	tools := append([]mcpstdio.Tool{
-		{
-			Name: ToolSay, Description: sayDescription, InputSchema: json.RawMessage(saySchema),
-			Annotations: &mcpstdio.Annotations{Title: "Say to the room"},
-		},
-		{
-			Name: ToolHistory, Description: historyDescription, InputSchema: json.RawMessage(historySchema),
-			Annotations: &mcpstdio.Annotations{Title: "Read the room's history", ReadOnly: true, Idempotent: true},
-		},
-		{
-			Name: ToolUsage, Description: usageDescription, InputSchema: json.RawMessage(usageSchema),
-			Annotations: &mcpstdio.Annotations{Title: "My usage limits", ReadOnly: true, Idempotent: true},
-		},
+func toolTable(s *Sidecar) []server.ServerTool {
+	tools := append([]server.ServerTool{
+		{Tool: tool(ToolSay, sayDescription, saySchema, "Say to the room", false, false, false)},
+		{Tool: tool(ToolHistory, historyDescription, historySchema, "Read the room's history", true, false, true)},
+		{Tool: tool(ToolUsage, usageDescription, usageSchema, "My usage limits", true, false, true)},
 	}, sessionTools()...) // the session operations' (sessionops.go)
 	if s == nil {
 		return tools
 	}
-	handlers := map[string]mcpstdio.Handler{
+	handlers := map[string]server.ToolHandlerFunc{
 		ToolSay: s.handleSay, ToolHistory: s.handleHistory, ToolUsage: s.handleUsage,
 		ToolListSessions:   s.withSelfJSON(s.handleListSessions),
 		ToolControlSession: s.withSelfJSON(s.handleControlSession),
@@ -106,46 +104,45 @@ func toolTable(s *Sidecar) []mcpstdio.Tool {
 	}
 	self := s.self()
 	for i := range tools {
-		tools[i].Description = self.describe(tools[i].Description)
-		tools[i].Handler = handlers[tools[i].Name]
+		tools[i].Tool.Description = self.describe(tools[i].Tool.Description)
+		tools[i].Handler = handlers[tools[i].Tool.Name]
 	}
 	return tools
 }
 
 // Tools returns the tool definitions, in the table's order (exported for
-// tests and docs; tools/list shows them by name).
-func Tools() []mcpstdio.Tool { return toolTable(nil) }
-
-// addTools (re)registers the tools, sorted by name as mcp-go served them
-// (CLIs see the list they saw before): the server tells the client when a
-// description changed.
-func (s *Sidecar) addTools() {
-	tools := toolTable(s)
-	slices.SortFunc(tools, func(a, b mcpstdio.Tool) int { return strings.Compare(a.Name, b.Name) })
-	if err := s.mcp.SetTools(tools); err != nil {
-		s.log.Error("the tools could not be registered", "error", err) // the table is checked by tests: never in a build
+// tests and docs; tools/list shows them sorted by name, as mcp-go lists).
+func Tools() []mcp.Tool {
+	var tools []mcp.Tool
+	for _, t := range toolTable(nil) {
+		tools = append(tools, t.Tool)
 	}
+	return tools
 }
 
+// addTools (re)registers the tools; mcp-go tells the client
+// (notifications/tools/list_changed) when the set is replaced.
+func (s *Sidecar) addTools() { s.mcp.SetTools(toolTable(s)...) }
+
 // ready is nil when the sidecar can talk to the room, else the error result.
-func (s *Sidecar) ready() *mcpstdio.Result {
+func (s *Sidecar) ready() *mcp.CallToolResult {
 	if len(s.cfg.Missing) > 0 || s.room == nil {
-		return mcpstdio.ErrorResult(s.cfg.missingError())
+		return mcp.NewToolResultError(s.cfg.missingError())
 	}
 	return nil
 }
 
 // roomError words a request failure for the session.
-func roomError(err error, what string) *mcpstdio.Result {
+func roomError(err error, what string) *mcp.CallToolResult {
 	switch {
 	case errors.Is(err, ErrNotConnected):
-		return mcpstdio.ErrorResult(fmt.Sprintf("Not %s: %v. Nothing reached the room; try again shortly.", what, err))
+		return mcp.NewToolResultError(fmt.Sprintf("Not %s: %v. Nothing reached the room; try again shortly.", what, err))
 	case errors.Is(err, ErrDropped), errors.Is(err, ErrNoAnswer):
-		return mcpstdio.ErrorResult(fmt.Sprintf("Not confirmed: %v. It may or may not have been %s; do not repeat it blind — check read_room_history first.", err, what))
+		return mcp.NewToolResultError(fmt.Sprintf("Not confirmed: %v. It may or may not have been %s; do not repeat it blind — check read_room_history first.", err, what))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return mcpstdio.ErrorResult(fmt.Sprintf("Cancelled before the room answered (%v); it may or may not have been %s.", err, what))
+		return mcp.NewToolResultError(fmt.Sprintf("Cancelled before the room answered (%v); it may or may not have been %s.", err, what))
 	}
-	return mcpstdio.ErrorResult(fmt.Sprintf("Not %s: %v", what, err))
+	return mcp.NewToolResultError(fmt.Sprintf("Not %s: %v", what, err))
 }
 
 // parseTo reads the `to` argument: a name, a list of names, or a JSON list
@@ -191,7 +188,7 @@ func stringArg(args map[string]any, key string) (string, error) {
 	return s, nil
 }
 
-func (s *Sidecar) handleSay(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleSay(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r, err := s.say(ctx, req)
 	if r != nil && err == nil {
 		r = s.withUsage(ctx, r)
@@ -200,22 +197,22 @@ func (s *Sidecar) handleSay(ctx context.Context, req *mcpstdio.Request) (*mcpstd
 }
 
 // say posts; handleSay adds the seat's own block to whatever it answers.
-func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
-	args := req.Args()
+	args := req.GetArguments()
 	content, err := stringArg(args, "content")
 	if err != nil {
-		return mcpstdio.ErrorResult(err.Error()), nil
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	to, err := parseTo(args["to"])
 	if err != nil {
-		return mcpstdio.ErrorResult(err.Error()), nil
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	lastSeen, err := stringArg(args, "last_seen")
 	if err != nil {
-		return mcpstdio.ErrorResult(err.Error()), nil
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	lastSeen = strings.TrimSpace(lastSeen)
 
@@ -224,7 +221,7 @@ func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Res
 		d := s.draft
 		s.draftMu.Unlock()
 		if d == nil {
-			return mcpstdio.ErrorResult("Nothing sent: content is empty and there is no draft (a draft exists only after a refused post). Pass content to speak."), nil
+			return mcp.NewToolResultError("Nothing sent: content is empty and there is no draft (a draft exists only after a refused post). Pass content to speak."), nil
 		}
 		content = d.content
 		if to == nil {
@@ -241,7 +238,7 @@ func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Res
 	res := v.(*wire.PostResult)
 	switch {
 	case res.Error != "":
-		return mcpstdio.ErrorResult("Not delivered: " + res.Error), nil
+		return mcp.NewToolResultError("Not delivered: " + res.Error), nil
 	case res.Delivered:
 		s.draftMu.Lock()
 		s.draft = nil
@@ -250,12 +247,12 @@ func (s *Sidecar) say(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Res
 		if got == "" {
 			got = id
 		}
-		return mcpstdio.TextResult(DeliveredPrefix + got), nil
+		return mcp.NewToolResultText(DeliveredPrefix + got), nil
 	}
 	s.draftMu.Lock()
 	s.draft = &draft{content: content, to: to}
 	s.draftMu.Unlock()
-	return mcpstdio.ErrorResult(s.refusal(res.Missed, to)), nil
+	return mcp.NewToolResultError(s.refusal(res.Missed, to)), nil
 }
 
 // refusal words the floor's refusal so the next move is plain.
@@ -336,28 +333,28 @@ func intArg(args map[string]any, key string) (int, bool, error) {
 }
 
 // history reads a page; handleHistory adds who the seat is.
-func (s *Sidecar) history(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) history(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
-	args := req.Args()
+	args := req.GetArguments()
 	limit, given, err := intArg(args, "limit")
 	if err != nil {
-		return mcpstdio.ErrorResult(err.Error()), nil
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	var note string
 	switch {
 	case !given:
 		limit = wire.HistoryDefault
 	case limit < 1:
-		return mcpstdio.ErrorResult(fmt.Sprintf("limit must be between 1 and %d; got %d", wire.HistoryMax, limit)), nil
+		return mcp.NewToolResultError(fmt.Sprintf("limit must be between 1 and %d; got %d", wire.HistoryMax, limit)), nil
 	case limit > wire.HistoryMax:
 		note = fmt.Sprintf(" (limit %d capped at %d)", limit, wire.HistoryMax)
 		limit = wire.HistoryMax
 	}
 	before, err := stringArg(args, "before")
 	if err != nil {
-		return mcpstdio.ErrorResult(err.Error()), nil
+		return mcp.NewToolResultError(err.Error()), nil
 	}
 	before = strings.TrimSpace(before)
 
@@ -368,12 +365,12 @@ func (s *Sidecar) history(ctx context.Context, req *mcpstdio.Request) (*mcpstdio
 	}
 	res := v.(*wire.HistoryResult)
 	if res.Error != "" {
-		return mcpstdio.ErrorResult("The room could not read the history: " + res.Error), nil
+		return mcp.NewToolResultError("The room could not read the history: " + res.Error), nil
 	}
-	return mcpstdio.TextResult(formatHistory(res, before, note, s.loc)), nil
+	return mcp.NewToolResultText(formatHistory(res, before, note, s.loc)), nil
 }
 
-func (s *Sidecar) handleHistory(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleHistory(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r, err := s.history(ctx, req)
 	if r != nil && err == nil {
 		r = s.withSelf(r)
@@ -406,7 +403,7 @@ func formatHistory(res *wire.HistoryResult, before, note string, loc *time.Locat
 	return b.String()
 }
 
-func (s *Sidecar) handleUsage(ctx context.Context, req *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) handleUsage(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	r, err := s.usage(ctx, req)
 	if r != nil && err == nil {
 		r = s.withSelf(r)
@@ -415,7 +412,7 @@ func (s *Sidecar) handleUsage(ctx context.Context, req *mcpstdio.Request) (*mcps
 }
 
 // usage reads the seat's figures; handleUsage adds who the seat is.
-func (s *Sidecar) usage(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Result, error) {
+func (s *Sidecar) usage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
@@ -426,9 +423,9 @@ func (s *Sidecar) usage(ctx context.Context, _ *mcpstdio.Request) (*mcpstdio.Res
 	}
 	res := v.(*wire.UsageResult)
 	if res.Error != "" {
-		return mcpstdio.ErrorResult("No usage figures: " + res.Error), nil
+		return mcp.NewToolResultError("No usage figures: " + res.Error), nil
 	}
-	return mcpstdio.TextResult(formatUsage(res, s.now(), s.loc)), nil
+	return mcp.NewToolResultText(formatUsage(res, s.now(), s.loc)), nil
 }
 
 // DeliveredID reads the message id out of a say_to_room result that says

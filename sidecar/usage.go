@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"pullcept/ids"
-	"pullcept/mcpstdio"
 	"pullcept/room/wire"
 )
 
@@ -21,7 +22,7 @@ import (
 var UsageWait = 1500 * time.Millisecond
 
 // withUsage appends the block to r's text (r's isError stays as it is).
-func (s *Sidecar) withUsage(ctx context.Context, r *mcpstdio.Result) *mcpstdio.Result {
+func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult) *mcp.CallToolResult {
 	return appendText(r, s.usageBlock(ctx))
 }
 
