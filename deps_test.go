@@ -52,7 +52,7 @@ var allowed = map[string][]string{
 	"sidecar":                {"ids", "room/wire"},
 	"mcpstdio":               {"jsontext"},
 	"seat/hook":              {"room/wire"},
-	"mcpserv":                {"mcpstdio", "safefile"},
+	"mcpserv":                {"safefile"},
 	"tui":                    {"app", "attach", "room/wire"},
 	"e2e":                    {"room/wire", "e2e/"},
 	// Every command of the binary, the engine's included.
@@ -67,7 +67,7 @@ var forbiddenOutside = map[string][]string{
 	"topicstore": {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
 	"sidecar":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty"},
 	"attach":     {"charm.land/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
-	"mcpserv":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/", "github.com/mark3labs/"},
+	"mcpserv":    {"charm.land/", "github.com/charmbracelet/", "github.com/creack/pty", "github.com/gorilla/"},
 }
 
 func TestPackageDependencies(t *testing.T) {

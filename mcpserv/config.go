@@ -3,10 +3,9 @@
 // "書き手は本文の最終行の署名で見分ける"): the file (read, and edited one
 // entry at a time so a hand-written file keeps its shape), each server's
 // process (no shell, its own process group, killed with the app), its
-// states and its log, the client (mcpstdio.Client on the process's stdio;
-// no MCP library, so nothing of net/http comes in through here), and the
-// notices a notifications/claude/channel push becomes, in the order they
-// arrived, signed when the event's body carries a signature.
+// states and its log, the client (mark3labs/mcp-go's, on the process's own
+// pipes), and the notices a notifications/claude/channel push becomes, in
+// the order they arrived, signed when the event's body carries a signature.
 //
 // The package knows nothing of rooms: the app gives a Manager the function
 // that posts a notice.

@@ -18,7 +18,9 @@ import (
 	"syscall"
 	"time"
 
-	"pullcept/mcpstdio"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // State is a server's state in this run (spec: 起動中・実行中・終了・失敗・
@@ -104,7 +106,7 @@ type run struct {
 	s        *server
 	entry    Entry
 	cmd      *exec.Cmd
-	client   *mcpstdio.Client
+	client   *client.Client
 	stdin    *os.File
 	stdout   *os.File
 	ctx      context.Context // ends when the process has ended
@@ -112,7 +114,7 @@ type run struct {
 	ready    chan struct{}   // closed when initialize answered
 	exited   chan struct{}   // closed when the process was waited for
 	launched chan struct{}   // closed when the client was made
-	readDone <-chan struct{} // closed when the read loop met the end
+	readDone <-chan struct{} // closed when reading stdout met the end
 
 	stopping atomic.Bool
 	pid      atomic.Int64 // set once the process started
@@ -358,15 +360,21 @@ func (m *Manager) launch(r *run) error {
 
 	m.wg.Add(1)
 	go func() { defer m.wg.Done(); m.worker(r) }()
-	// Done is closed once the read loop met the end of stdout (or its
-	// close): every notification read by then was handed over.
-	r.client = mcpstdio.NewClient(outR, inW, mcpstdio.ClientOptions{
-		Notify:  func(n mcpstdio.Notification) { m.notified(r, n) },
-		Skipped: func(why string) { m.appLine(r.s, "stdout: %s", why) },
-	})
-	r.readDone = r.client.Done()
+	// mcp-go's client on the process's own pipes (its stdio transport
+	// would start the process itself: with no process group or Pdeathsig).
+	out := newStdoutLines(outR, func(why string) { m.appLine(r.s, "stdout: %s", why) })
+	r.readDone = out.done
+	c := client.NewClient(transport.NewIO(out, inW, nil))
+	c.OnNotification(func(n mcp.JSONRPCNotification) { m.notified(r, n) })
+	r.client = c
+	err = c.Start(r.ctx)
 	close(setup)
 	close(r.launched)
+	if err != nil {
+		m.appLine(r.s, "the client did not start: %v", err)
+		m.kill(r)
+		return nil
+	}
 	go m.initialize(r)
 	return nil
 }
@@ -376,12 +384,13 @@ func (m *Manager) launch(r *run) error {
 func (m *Manager) initialize(r *run) {
 	ctx, cancel := context.WithTimeout(r.ctx, m.o.InitTimeout)
 	defer cancel()
-	// The newest version of the initialize handshake (the client speaks
-	// no server/discover).
-	res, err := r.client.Initialize(ctx, mcpstdio.InitializeParams{
-		ProtocolVersion: mcpstdio.ProtocolVersions[0],
-		ClientInfo:      mcpstdio.Implementation{Name: "pullcept", Version: m.o.Version},
-	})
+	// The newest version of the initialize handshake, as Claude Code opens
+	// (the app sits where a CLI would): an explicit one, so no
+	// server/discover round trip first.
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "pullcept", Version: m.o.Version}
+	res, err := r.client.Initialize(ctx, req)
 	m.mu.Lock()
 	s := r.s
 	current := s.run == r && !r.stopping.Load()
@@ -415,7 +424,7 @@ func (m *Manager) initialize(r *run) {
 	m.appLine(s, "running: %s (protocol %s%s)", strings.TrimSpace(name), resVersion(res), channel)
 }
 
-func resVersion(res *mcpstdio.InitializeResult) string {
+func resVersion(res *mcp.InitializeResult) string {
 	if res == nil {
 		return "?"
 	}
@@ -600,12 +609,12 @@ func (m *Manager) readStderr(r *run, f *os.File) {
 
 // notified takes one notification from the client's read loop; it must
 // not block (the answers to get_event arrive on the same loop).
-func (m *Manager) notified(r *run, n mcpstdio.Notification) {
+func (m *Manager) notified(r *run, n mcp.JSONRPCNotification) {
 	if n.Method != ChannelMethod {
 		return
 	}
-	content, _ := n.Params["content"].(string)
-	meta, _ := n.Params["meta"].(map[string]any)
+	content, _ := n.Params.AdditionalFields["content"].(string)
+	meta, _ := n.Params.AdditionalFields["meta"].(map[string]any)
 	id, _ := meta["message_id"].(string)
 	if strings.TrimSpace(id) == "" {
 		m.appLine(r.s, "a push without an event id (meta.message_id) was not posted: no one could name it to mark it processed")
@@ -644,7 +653,10 @@ func (m *Manager) sign(r *run, p *pending, kind string) {
 	case <-ctx.Done():
 		return
 	}
-	res, err := r.client.CallTool(ctx, "get_event", map[string]any{"event_id": p.id})
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "get_event"
+	req.Params.Arguments = map[string]any{"event_id": p.id}
+	res, err := r.client.CallTool(ctx, req)
 	switch {
 	case err != nil:
 		m.appLine(r.s, "get_event %s: %v (posted unsigned)", p.id, err)
@@ -657,7 +669,15 @@ func (m *Manager) sign(r *run, p *pending, kind string) {
 }
 
 // resultText is the result's text blocks, joined.
-func resultText(res *mcpstdio.Result) string { return strings.Join(res.Content, "") }
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := mcp.AsTextContent(c); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
 
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
