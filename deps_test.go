@@ -50,7 +50,6 @@ var allowed = map[string][]string{
 	"server":                 {"app", "attach", "control", "room/wire", "seat", "tui"},
 	"seat":                   {"ids", "room/wire", "safefile", "seat/hook", "topicstore"},
 	"sidecar":                {"ids", "room/wire"},
-	"mcpstdio":               {"jsontext"},
 	"seat/hook":              {"room/wire"},
 	"mcpserv":                {"safefile"},
 	"tui":                    {"app", "attach", "room/wire"},
