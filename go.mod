@@ -46,3 +46,7 @@ replace github.com/charmbracelet/ultraviolet => ./third_party/ultraviolet
 replace charm.land/bubbletea/v2 => ./third_party/bubbletea
 
 replace github.com/charmbracelet/x/ansi => ./third_party/ansi
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/santhosh-jsonschema
+
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
