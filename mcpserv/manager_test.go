@@ -221,7 +221,9 @@ func TestNoticeNowhereLogged(t *testing.T) {
 // A slow signature holds the notices behind it; one past the bound goes
 // out unsigned, still in order.
 func TestSignatureBoundAndOrder(t *testing.T) {
-	h := newHarness(t, Options{SignatureWait: 300 * time.Millisecond}, "hook")
+	// A bound well past ev-a's 150 ms: under load (a load average of 9 on
+	// two cores) 300 ms once left ev-a unsigned.
+	h := newHarness(t, Options{SignatureWait: 2 * time.Second}, "hook")
 	h.m.StartAll()
 	h.running("hook")
 	// ev-a answers within the bound but after ev-b arrived; ev-c never
