@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -68,7 +69,13 @@ type App struct {
 	typist *seat.Typist
 	seats  *seat.Manager
 	bus    *bus
-	notice string
+	notice string // what the start said, config errors aside
+
+	// cfgMu guards the config files' errors as last read: config.json's
+	// (and its accounts' missing folders) and mcp-servers.json's.
+	cfgMu            sync.Mutex
+	cfgErrs, mcpErrs []string
+
 	notify Notify
 	reopen string
 	needs  *needs
@@ -117,7 +124,9 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	accounts := o.Accounts
 	if accounts == nil {
 		var cfg seat.Config
-		cfg, a.notice = LoadConfig(o.Dirs.ConfigFile())
+		var errs []string
+		cfg, a.notice, errs = loadConfig(o.Dirs.ConfigFile())
+		a.setConfigErrors(errs, nil)
 		accounts, a.notify, a.reopen = cfg.Accounts, cfg.Notify, cfg.ReopenSeats
 	}
 	if o.ReopenSeats != "" {
@@ -224,16 +233,41 @@ func (a *App) accountKind(account string) (string, bool) {
 // LoadConfig reads config.json (or writes a first one from the CLIs on
 // PATH) and says what happened, for the status line.
 func LoadConfig(configFile string) (seat.Config, string) {
+	cfg, notice, errs := loadConfig(configFile)
+	return cfg, strings.TrimPrefix(strings.Join(append([]string{notice}, errs...), "; "), "; ")
+}
+
+// loadConfig is LoadConfig with the file's errors (and its accounts'
+// missing folders) apart, one a problem.
+func loadConfig(configFile string) (seat.Config, string, []string) {
 	cfg, notice, errs := seat.LoadOrDetect(configFile, exec.LookPath)
-	var msgs []string
-	if notice != "" {
-		msgs = append(msgs, notice)
-	}
+	var probs []string
 	for _, err := range errs {
-		msgs = append(msgs, err.Error())
+		probs = append(probs, err.Error())
 	}
-	msgs = append(msgs, seat.MissingDirs(cfg.Accounts, "")...)
-	return cfg, strings.Join(msgs, "; ")
+	return cfg, notice, append(probs, seat.MissingDirs(cfg.Accounts, "")...)
+}
+
+// setConfigErrors keeps config.json's errors (nil: unchanged) and
+// mcp-servers.json's (nil: unchanged) as last read.
+func (a *App) setConfigErrors(cfg, mcp []string) {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	if cfg != nil {
+		a.cfgErrs = cfg
+	}
+	if mcp != nil {
+		a.mcpErrs = mcp
+	}
+}
+
+// ConfigErrors are the config files' errors as last read, one a line:
+// config.json's, then mcp-servers.json's. A screen lists them all
+// (prefix ~) and counts them on its status line.
+func (a *App) ConfigErrors() []string {
+	a.cfgMu.Lock()
+	defer a.cfgMu.Unlock()
+	return append(slices.Clone(a.cfgErrs), a.mcpErrs...)
 }
 
 // follow forwards the engine's and the seats' events into the stream, tells
@@ -317,7 +351,12 @@ func SeatNotice(ev seat.Event) string {
 func (a *App) Subscribe() *Subscription { return a.bus.subscribe() }
 
 // Notice is what loading the accounts said ("" when nothing).
-func (a *App) Notice() string { return a.notice }
+func (a *App) Notice() string {
+	return strings.TrimPrefix(strings.Join(append([]string{a.notice}, a.ConfigErrors()...), "; "), "; ")
+}
+
+// StartNotice is what starting said besides the config errors.
+func (a *App) StartNotice() string { return a.notice }
 
 // URL and Token are the room socket's address and secret.
 func (a *App) URL() string   { return a.sock.URL() }
@@ -342,12 +381,14 @@ func (a *App) ReloadAccounts() string {
 func (a *App) reloadAccounts() (string, bool) {
 	a.reloadMu.Lock()
 	defer a.reloadMu.Unlock()
-	cfg, notice := LoadConfig(a.dirs.ConfigFile())
+	cfg, notice, errs := loadConfig(a.dirs.ConfigFile())
+	a.setConfigErrors(append([]string{}, errs...), nil)
 	changed := !reflect.DeepEqual(cfg.Accounts, a.seats.Accounts())
 	msgs := a.setAccounts(cfg.Accounts)
 	if notice != "" {
 		msgs = append(msgs, notice)
 	}
+	msgs = append(msgs, errs...)
 	return strings.Join(msgs, "; "), changed
 }
 

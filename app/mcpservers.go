@@ -103,8 +103,8 @@ func (a *App) startMCP(ctx context.Context, o Options) {
 			}
 		}
 	}
-	if n := a.loadMCP(); n != "" {
-		a.addNotice(n)
+	if _, n := a.loadMCPParts(); len(n) > 0 { // its errors are ConfigErrors
+		a.addNotice(strings.Join(n, "; "))
 	}
 	st.m.StartAll()
 	a.watchMCP(ctx, path)
@@ -117,12 +117,21 @@ func (a *App) addNotice(n string) {
 // loadMCP reads the file again and makes the accounts its entries lack;
 // it returns what the person should know ("" when nothing).
 func (a *App) loadMCP() string {
+	errs, notes := a.loadMCPParts()
+	return strings.Join(append(errs, notes...), "; ")
+}
+
+// loadMCPParts is loadMCP with the file's errors (kept for ConfigErrors)
+// apart from the rest.
+func (a *App) loadMCPParts() (errs, notes []string) {
 	st := a.mcp
 	f := st.m.Load()
-	var msgs []string
+	errs = []string{}
 	for _, err := range f.Errors {
-		msgs = append(msgs, err.Error())
+		errs = append(errs, err.Error())
 	}
+	a.setConfigErrors(nil, errs)
+	var msgs []string
 	if st.config && len(f.Entries) > 0 {
 		want := make([]seat.MCPAccount, 0, len(f.Entries))
 		for _, e := range f.Entries {
@@ -139,7 +148,7 @@ func (a *App) loadMCP() string {
 			}
 		}
 	}
-	return strings.Join(msgs, "; ")
+	return errs, msgs
 }
 
 // fanMCP turns the manager's changes into EventMCP, at most one per 100 ms

@@ -134,7 +134,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	o := tui.Options{
 		App: s.a, Prefix: prefix, In: in, Out: out,
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true, Location: time.Local,
-		Status: s.attachStatus(), Topic: s.topicToShow(),
+		Status: s.attachStatus(), ConfigErrors: s.a.ConfigErrors(), Topic: s.topicToShow(),
 		OnShow: func(t string) {
 			s.mu.Lock()
 			s.lastTopic = t
@@ -237,7 +237,7 @@ func (s *Server) topicToShow() string {
 func (s *Server) attachStatus() string {
 	running := s.a.Running()
 	n := total(running)
-	notice := s.a.Notice()
+	notice := s.a.StartNotice() // the config errors go apart (Options.ConfigErrors)
 	if n == 0 {
 		return notice
 	}

@@ -13,9 +13,9 @@ import (
 
 const sgrReset = "\x1b[m"
 
-// fit makes s exactly w cells wide: cut, padded with spaces, attributes
-// reset at the end.
-// ellipsis cuts s to w cells, ending in … when something was cut.
+// ellipsis cuts s to w cells, ending in … when something was cut: the
+// one way the screen cuts a line (fit cuts through it), so a person can
+// always tell a cut line from a short one.
 func ellipsis(s string, w int) string {
 	if w <= 0 || ansi.StringWidth(s) <= w {
 		return s
@@ -23,13 +23,15 @@ func ellipsis(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
+// fit makes s exactly w cells wide: cut with … (ellipsis), padded with
+// spaces, attributes reset at the end.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
 	sw := textWidth(s)
 	if sw > w {
-		s = ansi.Truncate(s, w, "")
+		s = ellipsis(s, w)
 		sw = textWidth(s)
 	}
 	pad := w - sw

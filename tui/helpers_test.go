@@ -152,7 +152,7 @@ type harness struct {
 	clips []string
 }
 
-func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
+func newHarness(t *testing.T, seats *fakeSeats, w, h int, opts ...func(*Options)) *harness {
 	t.Helper()
 	st, err := topicstore.Open(t.TempDir())
 	if err != nil {
@@ -169,6 +169,9 @@ func newHarness(t *testing.T, seats *fakeSeats, w, h int) *harness {
 	o := Options{App: &testBackend{eng: eng, store: st, seats: seats}, Location: time.UTC}
 	if seats != nil {
 		o.Seats = seats
+	}
+	for _, f := range opts {
+		f(&o)
 	}
 	hs := &harness{t: t, eng: eng, store: st, seats: seats}
 	hs.sub = eng.Subscribe()

@@ -224,6 +224,7 @@ func newModel(o Options, exec func(func())) (*model, error) {
 	if m.seats == nil && m.status == "" {
 		m.status = "no seats: add an account to config.json to seat a CLI here; the room works for you alone"
 	}
+	m.startNotices(o.ConfigErrors)
 	if err := m.newTopic(); err != nil {
 		return nil, err
 	}

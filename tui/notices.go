@@ -5,6 +5,7 @@ package tui
 // show-messages): a long notice cut by the status line is never lost.
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -48,13 +49,31 @@ func (m *model) noticeLines(w int) []string {
 	}
 	var out []string
 	for _, n := range m.notices {
-		text := n.at.In(m.loc).Format("15:04:05") + "  " + wire.OneLine(n.text)
-		for i, row := range strings.Split(ansi.Wrap(text, max(w, 20), ""), "\n") {
-			if i > 0 {
-				row = "          " + row
-			}
-			out = append(out, row)
+		// Wrapped beside the time, so no row outgrows w (a cut row would
+		// lose what the notice is kept whole for).
+		lead := n.at.In(m.loc).Format("15:04:05") + "  "
+		for _, row := range strings.Split(ansi.Wrap(wire.OneLine(n.text), max(w-len(lead), 20), ""), "\n") {
+			out = append(out, lead+row)
+			lead = "          "
 		}
 	}
 	return out
+}
+
+// startNotices puts the first status line and every config error in the
+// notice log, whole (the status line cuts them), and makes the status
+// line count the errors: "3 config errors — ctrl+b ~ lists them".
+func (m *model) startNotices(configErrors []string) {
+	if m.status != "" {
+		m.notices = append(m.notices, notice{at: m.now(), text: m.status})
+	}
+	for _, e := range configErrors {
+		m.notices = append(m.notices, notice{at: m.now(), text: "config error: " + e})
+	}
+	switch n := len(configErrors); {
+	case n == 1:
+		m.status = strings.TrimSuffix("1 config error — "+m.prefix+" ~ shows it; "+m.status, "; ")
+	case n > 1:
+		m.status = strings.TrimSuffix(fmt.Sprintf("%d config errors — %s ~ lists them; %s", n, m.prefix, m.status), "; ")
+	}
 }

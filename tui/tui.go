@@ -186,8 +186,11 @@ type Options struct {
 	// Width and Height give the size when Out is not a terminal that can
 	// be asked (0 means ask).
 	Width, Height int
-	// Status is a first status line message (config errors, ...).
+	// Status is a first status line message (what starting said, ...).
 	Status string
+	// ConfigErrors are the config files' errors, one each: the status
+	// line counts them and the notices (prefix ~) list them all.
+	ConfigErrors []string
 	// Location is the zone post times are shown in; nil means time.Local.
 	Location *time.Location
 	// FPS caps the frame rate; 0 means DefaultFPS.

@@ -386,9 +386,9 @@ func (m *model) drawRoom(r Rect) []string {
 	}
 	out := []string{header(title, r.W, m.focus == focusRoom)}
 	if rs != nil && len(rs.posts) == 0 && rs.loaded {
-		out = append(out, style(" Nothing said yet. Type below and press Enter; @ addresses someone.", "2"))
+		out = append(out, hintLines("Nothing said yet. Type below and press Enter; @ addresses someone.", r.W)...)
 		if len(m.seatList) == 0 {
-			out = append(out, style(" "+m.seatHint(), "2"))
+			out = append(out, hintLines(m.seatHint(), r.W)...)
 		}
 	}
 	start, mark := 0, -1
@@ -416,11 +416,21 @@ func (m *model) drawParts(r Rect) []string {
 	out = append(out, lines[partsTop(owner, m.psel, r.H-1):]...)
 	switch {
 	case m.noAccounts() && r.H > len(out)+1:
-		out = append(out, "", style(" no accounts:", "2"), style(" add one to", "2"), style(" config.json", "2"))
+		out = append(append(out, ""), hintLines("no accounts: add one to config.json", r.W)...)
 	case len(m.seatList) == 0 && r.H > len(out)+3:
-		out = append(out, "", style(" "+m.prefix+" a, then", "2"), style(" j/k and s seats", "2"), style(" a CLI here", "2"))
+		out = append(append(out, ""), hintLines(m.prefix+" a, then j/k and s seats a CLI here", r.W)...)
 	}
 	return out
+}
+
+// hintLines is a hint for a panel w cells wide: dim, one cell in, wrapped
+// at word boundaries (a word wider than the panel is broken).
+func hintLines(text string, w int) []string {
+	rows := wrapText(text, w-1)
+	for i, r := range rows {
+		rows[i] = style(" "+r, "2")
+	}
+	return rows
 }
 
 // Seat figures in the participants panel.
