@@ -28,17 +28,15 @@ func TestHintsWrapAtWordsAt80x24(t *testing.T) {
 	}{
 		{"no accounts", nil, []string{
 			"Nothing said yet. Type below and press Enter; @ addresses someone.",
-			"No CLI can join yet: add an account to config.json (pullcept accounts add) and start pullcept again.",
 		}},
 		{"no seat yet", newFakeSeats(Account{ID: "cl", Name: "Claude", Kind: "claude_code"}), []string{
 			"Nothing said yet. Type below and press Enter; @ addresses someone.",
-			"To seat a CLI here: ctrl+b a (participants), pick it with j/k, press s.",
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			hs := newHarness(t, tc.seats, 80, 24)
 			room := strings.Join(rectText(hs, hs.m.lay.Room.Inner()), " ")
-			for _, h := range tc.hints {
+			for _, h := range append(tc.hints, hs.m.seatHint()) {
 				if !strings.Contains(room, h) {
 					t.Errorf("the room does not show %q whole, at word boundaries:\n%s", h, hs.screen())
 				}

@@ -144,8 +144,11 @@ const (
 	selAnn           = "j" // from the participants' top (Master): Ann
 )
 
-// toAnn selects Ann in the participants and goes back to the input line.
-var toAnn = k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", selAnn, "C-b", "i", "wait:"+wantInputFocused)
+// paneAnn focuses Ann's pane; stopAnn stops her seat from the participants (x asks first).
+var (
+	paneAnn = k("C-b", "#", "1", "wait:▶ 1 Ann")
+	stopAnn = k(selAnn, "x", "wait:Stop Ann", "y", "wait:● Ann +(stopped|ended|not started|—)")
+)
 
 // walkthrough is each key's expected outcome. Entries that will change
 // with issue 31's other points are marked "after the merge".
@@ -165,12 +168,12 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxPrefix, "z"}:         {want: `zoomed \(ctrl\+b z\)`, restore: k("C-b", "z")},
 	{ctxPrefix, "space"}:     {want: `layout: even-horizontal`, restore: k("C-b", "Space", "wait:layout: even-vertical", "C-b", "Space", "wait:layout: main-vertical", "C-b", "Space", "wait:layout: tiled")},
 	{ctxPrefix, "#"}:         {pre: k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "i", "wait:"+wantInputFocused), want: `▶ 2 Bob`, post: k("2")},
-	// After the merge: s, x and R act on the focused pane's seat, and x
-	// and R ask first (issue 31 point 3); from the input line they say to
-	// focus a pane or the participants.
-	{ctxPrefix, "s"}: {pre: k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", selAnn, "x", "wait:Ann +(stopped|ended|not started)", "C-b", "i"), want: `● Ann +running`},
-	{ctxPrefix, "x"}: {kind: WalkEndsSeat, seat: "Ann", pre: toAnn},
-	{ctxPrefix, "R"}: {kind: WalkRestartsSeat, seat: "Ann", pre: toAnn},
+	// s, x and R act on the focused pane's seat, or on the participants'
+	// selection when they have focus; x asks first (issue 31 point 3).
+
+	{ctxPrefix, "s"}: {pre: append(k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k"), stopAnn...), want: `● Ann +running`},
+	{ctxPrefix, "x"}: {kind: WalkEndsSeat, seat: "Ann", pre: paneAnn, post: k("wait:Stop Ann \\(pane 1\\)\\?", "y")},
+	{ctxPrefix, "R"}: {kind: WalkRestartsSeat, seat: "Ann", pre: paneAnn},
 	{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: k("C-b", ",", "BSpace", "Enter", "wait:Room · walk topic\\s")},
 	{ctxPrefix, "&"}: {want: `Delete topic`, restore: k("n")},
 	{ctxPrefix, "["}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), want: `scroll mode: Ann`, restore: k("q")},
@@ -207,15 +210,19 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxInput, "ctrl+k"}:        {pre: k("text:keepxx", "Left", "Left"), want: `(?m)^› keep\s*$`},
 	{ctxInput, "ctrl+w"}:        {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
 	{ctxInput, "alt+backspace"}: {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
-	{ctxInput, "ctrl+g"}:        {kind: WalkRuns, marker: "visual"},
-	{ctxInput, "ctrl+o"}:        {want: `Attach a file — `, restore: k("q")},
-	{ctxInput, "ctrl+v"}:        {want: `\[image\.png`, restore: k("C-x", "x")},
-	{ctxInput, "ctrl+x"}:        {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt"), post: k("x"), gone: `\[walk-b\.txt`, restore: k("x")},
-	{ctxInput, "ctrl+z"}:        {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt"), want: `(?m)^› .*walk-a\.txt`, gone: `\[walk-a\.txt`},
-	{ctxInput, "pgup"}:          {want: `↑ scrolled \d+`, restore: k("NPage", "NPage", "NPage", "NPage", "NPage")},
-	{ctxInput, "pgdown"}:        {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxInput, "tab"}:           {want: `▶ Room`},
-	{ctxInput, "text"}:          {press: k("text:hi there"), want: `(?m)^› hi there\s*$`},
+	{ctxInput, "ctrl+c"}:        {pre: k("text:abc"), want: wantInputFocused},
+	// The post names no account out of the room here: ctrl+s says so (the
+	// start-and-send itself needs an account with no seat: not walked).
+	{ctxInput, "ctrl+s"}: {want: `names no account that is out of the room`},
+	{ctxInput, "ctrl+g"}: {kind: WalkRuns, marker: "visual"},
+	{ctxInput, "ctrl+o"}: {want: `Attach a file — `, restore: k("q")},
+	{ctxInput, "ctrl+v"}: {want: `\[image\.png`, restore: k("C-x", "x")},
+	{ctxInput, "ctrl+x"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt"), post: k("x"), gone: `\[walk-b\.txt`, restore: k("x")},
+	{ctxInput, "ctrl+z"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt"), want: `(?m)^› .*walk-a\.txt`, gone: `\[walk-a\.txt`},
+	{ctxInput, "pgup"}:   {want: `↑ scrolled \d+`, restore: k("NPage", "NPage", "NPage", "NPage", "NPage")},
+	{ctxInput, "pgdown"}: {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
+	{ctxInput, "tab"}:    {want: `▶ Room`},
+	{ctxInput, "text"}:   {press: k("text:hi there"), want: `(?m)^› hi there\s*$`},
 
 	// The @ candidates: Bob alone (see walkCandidates).
 	{ctxCandidates, "up"}:     {kind: WalkUnchecked, why: walkCandidates},
@@ -272,9 +279,9 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxParts, "k"}:     {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
 	{ctxParts, "down"}:  {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
 	{ctxParts, "j"}:     {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "s"}:     {pre: k(selAnn, "x", "wait:Ann +(stopped|ended|not started)"), want: `● Ann +running`},
-	{ctxParts, "enter"}: {pre: k(selAnn, "x", "wait:Ann +(stopped|ended|not started)"), want: `● Ann +running`},
-	{ctxParts, "x"}:     {kind: WalkEndsSeat, seat: "Ann", pre: k(selAnn)},
+	{ctxParts, "s"}:     {pre: stopAnn, want: `● Ann +running`},
+	{ctxParts, "enter"}: {pre: stopAnn, want: `● Ann +running`},
+	{ctxParts, "x"}:     {kind: WalkEndsSeat, seat: "Ann", pre: k(selAnn), post: k("wait:Stop Ann", "y")},
 	{ctxParts, "R"}:     {kind: WalkRestartsSeat, seat: "Ann", pre: k(selAnn)},
 	// After the merge: u says what it releases or why not (point 4).
 	{ctxParts, "u"}:   {pre: k(selAnn), want: `releasing Ann`},
