@@ -80,7 +80,7 @@ func walkthrough(t *testing.T, w, h int) {
 	}
 	// Ann and Cid run cat; Bob the scripted CLI, which joins the room.
 	var accounts []map[string]any
-	for _, n := range walkSeats {
+	for _, n := range append(slices.Clone(walkSeats), "Dan") { // Dan: no seat in walk
 		id, prog := strings.ToLower(n), "cat"
 		if n == "Bob" {
 			prog = shellQuote(cli)

@@ -11,7 +11,7 @@ package tui
 // "other" (older) in the list; cli seats Ann (pane 1) and Cid (pane 3) run
 // `cat`, Bob (pane 2) the test's scripted CLI, which joins the room (so
 // the @ candidates are Bob alone) and answers every post; each printed
-// line-1 … line-300 first; the MCP
+// line-1 … line-300 first; Dan (cat too) has no seat in walk; the MCP
 // server "hook" is in mcp-servers.json; the room holds, oldest first, "walk
 // topic", a post of 60 lines, "hello room" and a post with the attachment
 // walk-a.txt (and later posts: the ones the steps send, the CLIs' answers); the picker opens in the folder of
@@ -101,7 +101,7 @@ var (
 		ctxCandidates: k("text:@", "wait:@Bob"),
 		ctxTopics:     k("C-b", "w", "wait:▶ Topics"),
 		ctxRoom:       k("C-b", "r", "wait:▶ Room"),
-		ctxParts:      k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k"),
+		ctxParts:      k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "k"),
 		ctxPane:       k("C-b", "#", "1", "wait:▶ 1 Ann"),
 		// Zoomed: at 80x24 a pane's title has no room for "scroll 0/300".
 		ctxScroll:  k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "z", "wait:zoomed", "C-b", "[", "wait:scroll 0/"),
@@ -211,9 +211,11 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxInput, "ctrl+w"}:        {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
 	{ctxInput, "alt+backspace"}: {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
 	{ctxInput, "ctrl+c"}:        {pre: k("text:abc"), want: wantInputFocused},
-	// The post names no account out of the room here: ctrl+s says so (the
-	// start-and-send itself needs an account with no seat: not walked).
-	{ctxInput, "ctrl+s"}: {want: `names no account that is out of the room`},
+	// Dan has no seat in walk: Enter keeps "@Dan hi" and offers ctrl+s,
+	// which starts Dan's seat (cat never joins: the post waits, and ctrl+c
+	// drops it).
+	{ctxInput, "ctrl+s"}: {pre: k("text:@Dan hi", "Enter", "wait:Dan is not in the room"), want: `● Dan +running`,
+		restore: k("C-c", "C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "j", "j", "j", "j", "x", "wait:Stop Dan", "y", "wait:● Dan +(stopped|ended|not started|—)")},
 	{ctxInput, "ctrl+g"}: {kind: WalkRuns, marker: "visual"},
 	{ctxInput, "ctrl+o"}: {want: `Attach a file — `, restore: k("q")},
 	{ctxInput, "ctrl+v"}: {want: `\[image\.png`, restore: k("C-x", "x")},
@@ -272,7 +274,8 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxRoom, "i"}:      {gone: `▶ Room`, want: wantInputFocused},
 	{ctxRoom, "tab"}:    {want: `▶ 1 Ann`},
 
-	// The participants: Master, Ann, Bob, Cid, then the MCP section's hook.
+	// The participants: Master, Ann, Bob, Cid, Dan, then the MCP section's
+	// hook.
 	// n opens the selected one's nickname on the status line, which shows
 	// where the selection went.
 	{ctxParts, "up"}:    {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
@@ -286,10 +289,10 @@ var walkthrough = map[walkKey]walkExpect{
 	// After the merge: u says what it releases or why not (point 4).
 	{ctxParts, "u"}:   {pre: k(selAnn), want: `releasing Ann`},
 	{ctxParts, "n"}:   {pre: k(selAnn), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "L"}:   {kind: WalkRuns, marker: "pager", pre: k("j", "j", "j", "j")},
+	{ctxParts, "L"}:   {kind: WalkRuns, marker: "pager", pre: k("j", "j", "j", "j", "j")},
 	{ctxParts, "E"}:   {kind: WalkRuns, marker: "visual"},
 	{ctxParts, "+"}:   {kind: WalkRuns, marker: "visual"},
-	{ctxParts, "D"}:   {pre: k("j", "j", "j", "j"), want: `\[y\] delete`, restore: k("n")},
+	{ctxParts, "D"}:   {pre: k("j", "j", "j", "j", "j"), want: `\[y\] delete`, restore: k("n")},
 	{ctxParts, "esc"}: {gone: `▶ Participants`, want: wantInputFocused},
 	{ctxParts, "i"}:   {gone: `▶ Participants`, want: wantInputFocused},
 	{ctxParts, "tab"}: {gone: `▶ Participants`, want: wantInputFocused},
