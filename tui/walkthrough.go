@@ -286,8 +286,8 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxParts, "enter"}: {pre: stopAnn, want: `● Ann +running`},
 	{ctxParts, "x"}:     {kind: WalkEndsSeat, seat: "Ann", pre: k(selAnn), post: k("wait:Stop Ann", "y")},
 	{ctxParts, "R"}:     {kind: WalkRestartsSeat, seat: "Ann", pre: k(selAnn)},
-	// After the merge: u says what it releases or why not (point 4).
-	{ctxParts, "u"}:   {pre: k(selAnn), want: `releasing Ann`},
+	// u says what it releases, or why not: Ann (cat) holds none (point 4).
+	{ctxParts, "u"}:   {pre: k(selAnn), want: `Ann holds no posts`},
 	{ctxParts, "n"}:   {pre: k(selAnn), want: `(?i)nickname of ann`, restore: k("Escape")},
 	{ctxParts, "L"}:   {kind: WalkRuns, marker: "pager", pre: k("j", "j", "j", "j", "j")},
 	{ctxParts, "E"}:   {kind: WalkRuns, marker: "visual"},
