@@ -358,6 +358,16 @@ func (wk *walk) send(keys ...string) bool {
 		case strings.HasPrefix(k, "paste:"):
 			wk.r.tmux("set-buffer", strings.TrimPrefix(k, "paste:"))
 			wk.r.tmux("paste-buffer", "-p", "-t", wk.main)
+		case k == "settle":
+			prev := wk.capture(wk.main)
+			for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+				time.Sleep(150 * time.Millisecond)
+				scr := wk.capture(wk.main)
+				if scr == prev {
+					break
+				}
+				prev = scr
+			}
 		case strings.HasPrefix(k, "wait:"):
 			re := regexp.MustCompile(strings.TrimPrefix(k, "wait:"))
 			if !wk.poll(tuiWait, re.MatchString) {

@@ -51,8 +51,9 @@ const (
 
 // WalkStep is one key of the walkthrough, as the e2e test drives it.
 // Key lists hold tmux key names (send-keys), or "text:S" (S typed
-// literally), "paste:S" (S pasted, bracketed) and "wait:RE" (wait until
-// the screen matches RE).
+// literally), "paste:S" (S pasted, bracketed), "wait:RE" (wait until
+// the screen matches RE) and "settle" (wait until the screen stops
+// changing: a pane's redraw after a resize).
 type WalkStep struct {
 	Context string // the table's context title
 	Key     string // the table's key
@@ -104,7 +105,7 @@ var (
 		ctxParts:      k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "k"),
 		ctxPane:       k("C-b", "#", "1", "wait:▶ 1 Ann"),
 		// Zoomed: at 80x24 a pane's title has no room for "scroll 0/300".
-		ctxScroll:  k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "z", "wait:zoomed", "C-b", "[", "wait:scroll 0/"),
+		ctxScroll:  k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "z", "wait:zoomed", "settle", "C-b", "[", "wait:scroll 0/"),
 		ctxDialog:  k("C-b", "q", "wait:Quit pullcept"),
 		ctxRename:  k("C-b", ",", "wait:Room · walk"),
 		ctxHelp:    k("C-b", "?", "wait:Keys — "),
@@ -144,6 +145,10 @@ const (
 	selAnn           = "j" // from the participants' top (Master): Ann
 )
 
+// renameWalk gives the topic on screen its name back, whatever the
+// rename just done left in it (the list may still show the old name).
+var renameWalk = k("C-b", ",", "C-u", "text:walk topic", "Enter", "wait:Room · walk topic\\s")
+
 // paneAnn focuses Ann's pane; stopAnn stops her seat from the participants (x asks first).
 var (
 	paneAnn = k("C-b", "#", "1", "wait:▶ 1 Ann")
@@ -174,7 +179,7 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxPrefix, "s"}: {pre: append(k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k"), stopAnn...), want: `● Ann +running`},
 	{ctxPrefix, "x"}: {kind: WalkEndsSeat, seat: "Ann", pre: paneAnn, post: k("wait:Stop Ann \\(pane 1\\)\\?", "y")},
 	{ctxPrefix, "R"}: {kind: WalkRestartsSeat, seat: "Ann", pre: paneAnn},
-	{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: k("C-b", ",", "BSpace", "Enter", "wait:Room · walk topic\\s")},
+	{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: renameWalk},
 	{ctxPrefix, "&"}: {want: `Delete topic`, restore: k("n")},
 	{ctxPrefix, "["}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), want: `scroll mode: Ann`, restore: k("q")},
 	{ctxPrefix, "t"}: {gone: `Topics ＋`, restore: k("C-b", "t")},
@@ -243,7 +248,7 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxTopics, "enter"}:  {pre: k("j"), want: `Room · other`, restore: k("C-b", "p")},
 	{ctxTopics, "+"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
 	{ctxTopics, "c"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
-	{ctxTopics, "r"}:      {pre: k("j"), post: k("text:2", "Enter"), want: `other topic2`, restore: k("C-b", "w", "wait:▶ Topics", "j", "r", "BSpace", "Enter", "wait:other topic\\s")},
+	{ctxTopics, "r"}:      {pre: k("j"), post: k("text:2", "Enter"), want: `other topic2`, restore: k("C-b", "w", "wait:▶ Topics", "j", "r", "C-u", "text:other topic", "Enter", "wait:other topic\\s")},
 	{ctxTopics, "d"}:      {want: `Delete topic`, restore: k("n")},
 	{ctxTopics, "delete"}: {want: `Delete topic`, restore: k("n")},
 	{ctxTopics, "esc"}:    {gone: `▶ Topics`, want: wantInputFocused},
@@ -326,7 +331,7 @@ var walkthrough = map[walkKey]walkExpect{
 	{ctxDialog, "d"}:     {kind: WalkEndsClient},
 
 	// Renaming the topic on screen.
-	{ctxRename, "enter"}: {pre: k("text:3"), want: `Room · walk topic3`, restore: k("C-b", ",", "BSpace", "Enter", "wait:Room · walk topic\\s")},
+	{ctxRename, "enter"}: {pre: k("text:3"), want: `Room · walk topic3`, restore: renameWalk},
 	{ctxRename, "esc"}:   {pre: k("text:3", "wait:walk topic3"), gone: `walk topic3`},
 
 	// The help.
