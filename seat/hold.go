@@ -23,6 +23,10 @@ const (
 	HoldByTool HoldKind = "tool"
 	// HoldByUnsent: the person has unsent keys in the seat's pane.
 	HoldByUnsent HoldKind = "unsent"
+	// HoldByBacklog: the seat's program does not take its input (a post's
+	// write has waited StuckAfter), or its queue is at its bound and takes
+	// no more posts (typist.go, "A seat's queue is bounded").
+	HoldByBacklog HoldKind = "backlog"
 	// HoldByStarting: the seat has not joined the room yet. The room gives
 	// no past post to a later joiner, so this hold lives in the screen's
 	// input line (docs/decisions.md "A post to a seat that is still
@@ -33,7 +37,9 @@ const (
 // holdOrder is the precedence: when several reasons apply, the first of
 // them is the one shown. A reason further up is the one the person must
 // act on first (or the one no key of theirs can end).
-var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByStarting}
+// A backlog comes after the reasons that stop the head: once they end the
+// queue drains; it is the reason only when the program itself does not read.
+var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByBacklog, HoldByStarting}
 
 // rank is k's place in holdOrder (len for an unknown kind).
 func (k HoldKind) rank() int {
@@ -63,6 +69,9 @@ const (
 	// ReleaseNothing: the seat itself holds nothing (starting: the screen
 	// sends on the join, or at once on a second Enter).
 	ReleaseNothing
+	// ReleaseCannot: no word of the person's makes the program read its
+	// input (backlog); the release says so and drops nothing.
+	ReleaseCannot
 )
 
 // Release is what the person's release does for k.
@@ -74,6 +83,8 @@ func (k HoldKind) Release() ReleaseBy {
 		return ReleaseAfterClear
 	case HoldByStarting:
 		return ReleaseNothing
+	case HoldByBacklog:
+		return ReleaseCannot
 	}
 	return ReleaseEnds
 }

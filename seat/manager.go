@@ -785,8 +785,9 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	}
 	name := m.CallName(s)
 	var held int
+	var queue HoldReason // the typist's: a backlog is its own
 	if m.o.Typist != nil {
-		held, _ = m.o.Typist.HeldReason(topic, account)
+		held, queue = m.o.Typist.HeldReason(topic, account)
 	}
 	unsent := ""
 	if p := s.Terminal(); p != nil {
@@ -796,6 +797,9 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	if unsent != "" {
 		why = firstHold(why, unsentHold)
 	}
+	if queue.Kind == HoldByBacklog {
+		why = firstHold(why, queue)
+	}
 	out := ReleaseOutcome{Was: why, Held: held}
 	switch {
 	case !why.Held():
@@ -804,6 +808,10 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 		// Nothing to type: a running tool's or a prompt's hold stays for
 		// the posts that may come.
 		out.Note = name + " holds no posts (" + why.Text + ")"
+	case why.Kind.Release() == ReleaseCannot:
+		// Nothing is dropped: the posts wait for the program to read, and
+		// those past the bound are in the room already.
+		out.Note = fmt.Sprintf("%s holds %s (%s): no key releases them; they are typed as its program reads its input", name, strings.Replace(posts(held), " held", "", 1), why.Text)
 	case why.Kind.Release() == ReleaseRefused:
 		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
 	case why.Kind.Release() == ReleaseAfterClear:

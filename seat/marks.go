@@ -12,7 +12,9 @@ package seat
 //	unknown       typed into a CLI that sends no such signal
 //	not received  typed and not seen as a prompt within ReceiveBound of
 //	              the CLI being ready: the person is told; nothing is
-//	              retyped by itself
+//	              retyped by itself. Also a post never typed: its
+//	              seat's queue was full (WhyQueueFull), the seat ended,
+//	              or the write failed
 //
 // The bound runs only while the seat is ready: a CLI in a turn (or at a
 // prompt, or starting) keeps typed input queued and submits it when the
@@ -69,6 +71,9 @@ const (
 	WhyEndedTyped   = "the seat ended before its CLI took it"
 	WhyEndedHeld    = "the seat ended before it was typed"
 	WhyTypingFailed = "typing it into the terminal failed"
+	// WhyQueueFull: the seat's queue was at its bound and did not take it
+	// (typist.go); it stays in the room for the seat to read.
+	WhyQueueFull = "not typed: the seat's queue was full (it stays in the room: read_room_history)"
 )
 
 // MarkEvent is one post's mark in one seat, as it changed.
@@ -170,6 +175,12 @@ func (m *Deliveries) typist(topic, account string, p wire.Post, mark Mark, why s
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := m.seatLocked(topic, account)
+	if mark == MarkNotReceived && why == WhyQueueFull && s.posts[p.MessageID] == nil {
+		// Never typed, so nothing can change it: told, not kept (a seat
+		// that does not read must not grow the marks either).
+		m.setLocked(topic, account, p.MessageID, &postMark{preview: preview(p.Content)}, mark, why)
+		return
+	}
 	pm := s.posts[p.MessageID]
 	if pm == nil {
 		pm = &postMark{preview: preview(p.Content)}

@@ -17,10 +17,19 @@ package seat
 // between any earlier input to the terminal (the previous post's \r, the
 // person's own Enter) and a post's text, or the CLI could read the \r and
 // the text in one read and take the \r for part of a paste.
+//
+// A queue is bounded (MaxQueuedPosts, MaxQueuedBytes; docs/decisions.md
+// "A seat's queue is bounded"): a program that does not read its input
+// must not grow the server. At the bound the queue stops taking posts —
+// they stay in the room and its log — until it has drained empty; then the
+// seat is told, once, how many it was not typed (OnGap).
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +42,29 @@ import (
 
 // DefaultTypingPause is the pause between a post's text and its \r.
 const DefaultTypingPause = 200 * time.Millisecond
+
+// The bound of one terminal's queue: the posts waiting in it (the one being
+// written included) and their typed bytes. docs/decisions.md "A seat's
+// queue is bounded" says why these.
+const (
+	MaxQueuedPosts = 256
+	MaxQueuedBytes = 4 << 20
+)
+
+// DefaultStuckAfter is how long a post's write may wait on the terminal
+// before the queue says its program is not reading its input.
+const DefaultStuckAfter = 2 * time.Second
+
+// HoldNotReading is why a terminal holds posts while a write into it waits
+// (the program does not read its input; the PTY's buffer is full).
+const HoldNotReading = "its program is not reading its input"
+
+// Gap is a run of posts a terminal's queue did not take while it was full:
+// how many, and the first's and last's message ids.
+type Gap struct {
+	Skipped     int
+	First, Last string
+}
 
 // TerminalWriter is a terminal the typist types into. *Pane is one.
 type TerminalWriter interface {
@@ -79,6 +111,18 @@ type TypistOptions struct {
 	// the receiver fields of an addressed post's tag (you, your_full_name),
 	// read when the post is typed; nil or !ok: the tag has neither.
 	Names func(account string) (name, fullName string, ok bool)
+	// MaxPosts and MaxBytes bound each queue; zero means MaxQueuedPosts,
+	// MaxQueuedBytes.
+	MaxPosts, MaxBytes int
+	// StuckAfter is how long a write may wait before the queue says its
+	// program is not reading; zero means DefaultStuckAfter.
+	StuckAfter time.Duration
+	// OnGap, if set, is told when a queue that stopped taking posts (it
+	// was full) has drained empty and takes them again: the run it did not
+	// take. It is called from the typing goroutine with no lock held,
+	// before the next post is typed: a post delivered first from it
+	// (DeliverFirst) is typed next.
+	OnGap func(topic, account string, g Gap)
 }
 
 // Gate says whether a terminal may be typed into now: a seat's Activity.
@@ -131,6 +175,15 @@ type termQueue struct {
 
 	// onHold, for tests, is called each time the head post is held.
 	onHold func()
+
+	// The bound (under mu): bytes are the typed bytes of posts. full: the
+	// queue reached its bound and takes no post until it has drained
+	// empty; gap is the run it did not take meanwhile.
+	bytes              int
+	maxPosts, maxBytes int
+	full               bool
+	gap                Gap
+	onGap              func(Gap)
 }
 
 // NewTypist makes a Typist with no terminals.
@@ -146,6 +199,15 @@ func NewTypist(opts TypistOptions) *Typist {
 	}
 	if opts.Log == nil {
 		opts.Log = slog.Default()
+	}
+	if opts.MaxPosts <= 0 {
+		opts.MaxPosts = MaxQueuedPosts
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = MaxQueuedBytes
+	}
+	if opts.StuckAfter <= 0 {
+		opts.StuckAfter = DefaultStuckAfter
 	}
 	return &Typist{opts: opts, terms: map[termKey]*termQueue{}}
 }
@@ -177,6 +239,10 @@ func (t *Typist) attach(topic, account string, w TerminalWriter, g Gate, onHold 
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &termQueue{topic: topic, account: account, w: w, gate: g, ctx: ctx, cancel: cancel, done: make(chan struct{}), ready: make(chan struct{}, 1), onHold: onHold}
 	t.mu.Lock()
+	q.maxPosts, q.maxBytes = t.opts.MaxPosts, t.opts.MaxBytes
+	if f := t.opts.OnGap; f != nil {
+		q.onGap = func(g Gap) { f(topic, account, g) }
+	}
 	if f := t.opts.OnHold; f != nil {
 		q.onHoldReport = func(held int, why string) { f(topic, account, held, why) }
 	}
@@ -228,7 +294,8 @@ func (t *Typist) Deliver(topic string, post wire.Post, role string, accounts []s
 	t.deliver(topic, post, role, accounts, false)
 }
 
-// DeliverFirst queues a post before what already waits in each terminal.
+// DeliverFirst queues a post before what already waits in each terminal,
+// past the queue's bound: the app's own instruction to one seat.
 func (t *Typist) DeliverFirst(topic string, post wire.Post, role string, accounts []string) {
 	t.deliver(topic, post, role, accounts, true)
 }
@@ -278,6 +345,20 @@ type queued struct {
 
 func (q *termQueue) push(p queued, first bool) {
 	q.mu.Lock()
+	if !first && (q.full || len(q.posts) >= q.maxPosts || q.bytes+len(p.body) > q.maxBytes) {
+		// Past the bound: not taken. The post stays in the room and its
+		// log; the seat reads it there.
+		if !q.full {
+			q.full, q.gap = true, Gap{First: p.post.MessageID}
+		}
+		q.gap.Skipped++
+		q.gap.Last = p.post.MessageID
+		q.reportLocked()
+		q.mark(p, MarkNotReceived, WhyQueueFull)
+		q.mu.Unlock()
+		return
+	}
+	q.bytes += len(p.body)
 	if first {
 		// Before the head: a head being typed now is popped by its id.
 		q.posts = append([]queued{p}, q.posts...)
@@ -320,10 +401,20 @@ func (q *termQueue) pop(p queued) {
 		}
 	}
 	if i < len(q.posts) {
-		q.posts = append(q.posts[:i], q.posts[i+1:]...)
+		q.bytes -= len(q.posts[i].body)
+		q.posts = slices.Delete(q.posts, i, i+1) // zeroes the tail: the body goes
+	}
+	var gap Gap
+	if q.full && len(q.posts) == 0 {
+		// Drained: it takes posts again, and the seat is told of the run
+		// it did not take before any later post is typed.
+		gap, q.full, q.gap = q.gap, false, Gap{}
 	}
 	q.reportLocked()
 	q.mu.Unlock()
+	if gap.Skipped > 0 && q.onGap != nil {
+		q.onGap(gap)
+	}
 }
 
 // hold records why the head is held (zero = it is being typed).
@@ -340,20 +431,33 @@ func (q *termQueue) hold(why HoldReason) {
 func (q *termQueue) held() (int, HoldReason) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if !q.why.Held() {
+	return q.heldLocked()
+}
+
+// heldLocked is held with q.mu held. A full queue says so after the head's
+// reason, or is the reason itself when nothing else holds (hold.go).
+func (q *termQueue) heldLocked() (int, HoldReason) {
+	why := q.why
+	if q.full {
+		full := fmt.Sprintf("queue full: %s not typed (they stay in the room)", plural(q.gap.Skipped, "1 post", strconv.Itoa(q.gap.Skipped)+" posts"))
+		if why.Held() {
+			why.Text += "; " + full
+		} else {
+			why = HoldReason{HoldByBacklog, full}
+		}
+	}
+	if !why.Held() {
 		return 0, HoldReason{}
 	}
-	return len(q.posts), q.why
+	return len(q.posts), why
 }
 
 func (q *termQueue) reportLocked() {
 	if q.onHoldReport == nil {
 		return
 	}
-	n, why := len(q.posts), q.why.Text
-	if why == "" {
-		n = 0
-	}
+	n, reason := q.heldLocked()
+	why := reason.Text
 	r := [2]any{n, why}
 	if r != q.report {
 		q.report = r
@@ -520,7 +624,8 @@ const echoWait = 2 * time.Second
 
 func (t *Typist) typePost(q *termQueue, p queued) error {
 	typed := time.Now()
-	if err := q.w.TypeRoom(q.ctx, postText(q.w, p, t.opts.Location, t.receiver(q.account, p.post))); err != nil {
+	text := postText(q.w, p, t.opts.Location, t.receiver(q.account, p.post))
+	if err := t.write(q, func(ctx context.Context) error { return q.w.TypeRoom(ctx, text) }); err != nil {
 		return err
 	}
 	// A busy CLI that reads the text and the \r in one read takes the \r
@@ -555,5 +660,39 @@ func (t *Typist) typePost(q *termQueue, p queued) error {
 			}
 		}
 	}
-	return q.w.SubmitRoom(q.ctx)
+	return t.write(q, q.w.SubmitRoom)
+}
+
+// write runs one write of a post into q's terminal. A write that has not
+// returned after StuckAfter waits on a program that does not read its
+// input (the PTY's buffer is full): the queue holds for that reason,
+// visibly, until it returns. No lock is held while it waits.
+func (t *Typist) write(q *termQueue, f func(ctx context.Context) error) error {
+	done := make(chan error, 1)
+	go func() { done <- f(q.ctx) }()
+	timer := time.NewTimer(t.opts.StuckAfter)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+	}
+	q.hold(HoldReason{HoldByBacklog, HoldNotReading})
+	err := <-done
+	q.hold(HoldReason{})
+	return err
+}
+
+// Skipped is how many posts account's full queue in topic has not taken
+// (0 when it takes posts).
+func (t *Typist) Skipped(topic, account string) int {
+	t.mu.Lock()
+	q := t.terms[termKey{topic, account}]
+	t.mu.Unlock()
+	if q == nil {
+		return 0
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.gap.Skipped
 }
