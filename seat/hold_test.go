@@ -14,6 +14,7 @@ func TestHoldPrecedenceAndRelease(t *testing.T) {
 	limit := HoldReason{HoldByLimit, "stopped at its usage limit"}
 	prompt := HoldReason{HoldByPrompt, "waiting for your permission"}
 	tool := HoldReason{HoldByTool, "a tool is running"}
+	backlog := HoldReason{HoldByBacklog, HoldNotReading}
 	for _, tc := range []struct{ a, b, want HoldReason }{
 		{HoldReason{}, HoldReason{}, HoldReason{}},
 		{HoldReason{}, unsentHold, unsentHold},
@@ -21,13 +22,16 @@ func TestHoldPrecedenceAndRelease(t *testing.T) {
 		{tool, unsentHold, tool},
 		{prompt, limit, limit},
 		{tool, prompt, prompt},
+		{backlog, unsentHold, unsentHold},
+		{tool, backlog, tool},
+		{HoldReason{}, backlog, backlog},
 	} {
 		if got := firstHold(tc.a, tc.b); got != tc.want {
 			t.Errorf("firstHold(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 	for k, want := range map[HoldKind]ReleaseBy{HoldByLimit: ReleaseEnds, HoldByPrompt: ReleaseRefused, HoldByTool: ReleaseEnds,
-		HoldByUnsent: ReleaseAfterClear, HoldByStarting: ReleaseNothing} {
+		HoldByUnsent: ReleaseAfterClear, HoldByStarting: ReleaseNothing, HoldByBacklog: ReleaseCannot} {
 		if got := k.Release(); got != want {
 			t.Errorf("%s.Release() = %v, want %v", k, got, want)
 		}
