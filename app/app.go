@@ -156,7 +156,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		a.log.Warn("topic index recovered", "what", r)
 		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
 	}
-	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames})
+	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames, OnGap: a.queueGap})
 	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName})
 	token, err := socket.NewToken()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"pullcept/room"
 	"pullcept/seat"
 )
 
@@ -167,5 +168,42 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	}
 	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) || err.Error() != "Lay is not running: it holds nothing" {
 		t.Fatalf("release of a stopped seat: %v", err)
+	}
+}
+
+// TestQueueGapNotice (issue 32, finding 3): a seat whose full queue has
+// drained is told, once, through the room, how many posts it was not
+// typed and how to read them: typed into that seat alone and kept in the
+// log as the app's notice addressed to it.
+func TestQueueGapNotice(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "echo ready; exec cat"}}
+	a := newApp(t, []seat.Account{{ID: "cat", Name: "Cat", Kind: seat.KindCLI, Command: "cat"}}, st)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, topic, "cat", "Cat")
+	pane, err := a.Pane(topic, "cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.queueGap(topic, "cat", seat.Gap{Skipped: 300, First: "m-first", Last: "m-last"})
+	p, err := a.Page(topic, 10, "")
+	if err != nil || len(p.Posts) != 1 {
+		t.Fatalf("page: %+v %v", p, err)
+	}
+	got := p.Posts[0]
+	if got.Speaker != room.AppName || len(got.To) != 1 || got.To[0] != "Cat" || !strings.Contains(got.Content, "300 件") ||
+		!strings.Contains(got.Content, "m-first") || !strings.Contains(got.Content, "read_room_history") {
+		t.Fatalf("the notice in the log: %+v", got)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(pane.Render(), "300"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the notice was never typed into the seat:\n%s", pane.Render())
+		}
+		time.Sleep(5 * time.Millisecond) // polling the screen: no event says a PTY printed
 	}
 }

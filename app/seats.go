@@ -52,9 +52,14 @@ type SeatInfo struct {
 	// last screen, until started again or closed.
 	Exit     string
 	Activity seat.ActivitySnapshot
-	// Held is how many posts its terminal holds, Hold why.
-	Held int
-	Hold string
+	// Held is how many posts its terminal holds, Hold why, HoldKind its
+	// kind (seat/hold.go).
+	Held     int
+	Hold     string
+	HoldKind seat.HoldKind
+	// Skipped is how many posts its full queue did not take (they are in
+	// the room), 0 when it takes posts.
+	Skipped int
 	// Pane is its terminal; nil while starting.
 	Pane *seat.Pane
 }
@@ -66,11 +71,35 @@ func (a *App) Accounts() []Account { return a.seats.Accounts() }
 func (a *App) Seats(topic string) []SeatInfo {
 	var out []SeatInfo
 	for _, s := range a.seats.Seats(topic) {
-		held, why := a.typist.Held(topic, s.Account.ID)
+		held, why := a.typist.HeldReason(topic, s.Account.ID)
 		out = append(out, SeatInfo{Account: s.Account.ID, Name: a.seats.CallName(s), Kind: string(s.Account.Kind),
-			State: s.State(), Exit: s.Exit(), Activity: s.Activity.Snapshot(), Held: held, Hold: why, Pane: s.Terminal()})
+			State: s.State(), Exit: s.Exit(), Activity: s.Activity.Snapshot(), Held: held, Hold: why.Text, HoldKind: why.Kind,
+			Skipped: a.typist.Skipped(topic, s.Account.ID), Pane: s.Terminal()})
 	}
 	return out
+}
+
+// queueGap tells a seat whose full queue has drained the posts it was not
+// typed (seat.TypistOptions.OnGap): the floor cannot, once the seat has
+// seen a later post (docs/decisions.md "A seat's queue is bounded"). The
+// notice goes through the room like the resume instruction: typed into
+// that seat alone, next, and kept in the log.
+func (a *App) queueGap(topic, account string, g seat.Gap) {
+	name := account
+	if s, ok := a.seats.Seat(topic, account); ok {
+		name = a.seats.CallName(s)
+	}
+	a.log.Info("seat queue drained after a gap", "topic", topic, "account", account, "skipped", g.Skipped)
+	if _, err := a.engine.AppInstruct(topic, account, name, GapNotice(name, g)); err != nil {
+		a.log.Warn("gap notice not posted", "topic", topic, "err", err)
+	}
+}
+
+// GapNotice is what is typed once into a seat whose full queue did not
+// take g's posts.
+func GapNotice(name string, g seat.Gap) string {
+	return fmt.Sprintf("%s さん、この端末への発言の列が上限に達していた間の部屋の発言 %d 件（message_id %s から %s まで）は、この端末へ打っていません。部屋とログには残っています。"+
+		"read_room_history の before にこの知らせの message_id を渡し、has_more の間さかのぼって読んでください。", name, g.Skipped, g.First, g.Last)
 }
 
 // SetPersonEnv names the person's environment for a seat started without

@@ -376,7 +376,7 @@ func (s *Server) seat(ctx context.Context, c Command) (any, error) {
 	case "seats":
 		out := []map[string]any{}
 		for _, st := range s.App.Seats(c.Topic) {
-			out = append(out, map[string]any{"account": st.Account, "state": st.State, "activity": st.Activity, "held": st.Held, "hold": st.Hold})
+			out = append(out, map[string]any{"account": st.Account, "state": st.State, "activity": st.Activity, "held": st.Held, "hold": st.Hold, "hold_kind": st.HoldKind, "skipped": st.Skipped})
 		}
 		return out, nil
 	}

@@ -1361,6 +1361,11 @@ func (m *model) partRows() []partRow {
 			st = "in room"
 		}
 		row := partRow{name: a.Name, account: a.ID, kind: a.Kind, state: st}
+		if seat.Skipped > 0 && st != StateExited {
+			// Its queue is full: later posts are not typed (they stay in
+			// the room; the seat is told when it has drained).
+			row.notes = []string{fmt.Sprintf("full: %d not typed", seat.Skipped)}
+		}
 		if u, ok := m.usage[a.ID]; ok {
 			row.usage = &u
 		}

@@ -58,3 +58,21 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 		t.Fatalf("after y:\n%s", scr)
 	}
 }
+
+// A seat whose full queue did not take posts says so under its row in the
+// participants (issue 32, finding 3), and its pane title gives the hold.
+func TestParticipantsShowAFullQueue(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "cli"})
+	hs := newHarness(t, seats, 120, 30)
+	seats.mu.Lock()
+	seats.seats[hs.m.topic] = []SeatInfo{{Account: "lin", Name: "Lin", Kind: "cli", State: StateRunning, Pane: &fakePane{},
+		Held: 256, Hold: "its program is not reading its input; queue full: 44 posts not typed (they stay in the room)", Skipped: 44}}
+	seats.mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	scr := hs.screen()
+	for _, want := range []string{"256 held", "full: 44 not typed"} {
+		if !strings.Contains(scr, want) {
+			t.Fatalf("no %q on the screen:\n%s", want, scr)
+		}
+	}
+}

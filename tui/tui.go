@@ -90,9 +90,11 @@ type SeatInfo struct {
 	// ready, working, waiting, ended ("" when unknown); Wait is what a
 	// waiting seat waits for (permission, question, elicitation).
 	Activity, Wait string
-	// Held is how many room posts the seat's terminal holds, Hold why.
-	Held int
-	Hold string
+	// Held is how many room posts the seat's terminal holds, Hold why;
+	// Skipped how many its full queue did not take (they are in the room).
+	Held    int
+	Hold    string
+	Skipped int
 	// Exit is how an ended seat's process ended (its pane stays).
 	Exit string
 	// Pane is the seat's terminal; nil when it has none.
