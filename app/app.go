@@ -56,6 +56,9 @@ type Options struct {
 	// ReceiveBound is how long a typed post may go unseen as a prompt
 	// before it is marked not received; zero means seat.ReceiveBound.
 	ReceiveBound time.Duration
+	// QueuePosts bounds each seat's typing queue; zero means
+	// seat.MaxQueuedPosts (tests set a small one).
+	QueuePosts int
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -156,7 +159,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		a.log.Warn("topic index recovered", "what", r)
 		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
 	}
-	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames, OnGap: a.queueGap})
+	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames, OnGap: a.queueGap, MaxPosts: o.QueuePosts})
 	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName})
 	token, err := socket.NewToken()
 	if err != nil {

@@ -3,10 +3,14 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"pullcept/dirs"
 	"pullcept/room"
 	"pullcept/seat"
 )
@@ -205,5 +209,95 @@ func TestQueueGapNotice(t *testing.T) {
 			t.Fatalf("the notice was never typed into the seat:\n%s", pane.Render())
 		}
 		time.Sleep(5 * time.Millisecond) // polling the screen: no event says a PTY printed
+	}
+}
+
+// TestQueueFullThenDrainedTellsTheGap (issue 32, finding 3): a real PTY
+// program that does not read its input until told (a file appears) gets
+// posts past its seat's queue bound (3 here): the queue takes no more;
+// once the program reads, the queued posts are typed, then, once, the
+// app's notice naming the posts not typed, then the posts after it.
+func TestQueueFullThenDrainedTellsTheGap(t *testing.T) {
+	t.Parallel()
+	readNow := filepath.Join(t.TempDir(), "read")
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty raw; echo ready; while [ ! -e " + readNow + " ]; do sleep 0.05; done; exec cat >/dev/null"}}
+	home := t.TempDir()
+	d, err := dirs.Resolve(func(k string) string { return map[string]string{"PULLCEPT_HOME": home}[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Start(context.Background(), Options{Dirs: d, PersonName: "Master", ExePath: "/bin/false", StartPane: st.start, QueuePosts: 3,
+		Accounts: []seat.Account{{ID: "cat", Name: "Cat", Kind: seat.KindCLI, Command: "cat"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, topic, "cat", "Cat")
+	pane, err := a.Pane(topic, "cat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); !ok(); {
+			if time.Now().After(deadline) {
+				t.Fatalf("never %s; held %d, skipped %d:\n%s", what, a.Seats(topic)[0].Held, a.typist.Skipped(topic, "cat"), pane.Render())
+			}
+			time.Sleep(10 * time.Millisecond) // polled: the pane and the typist report by callback only
+		}
+	}
+	waitFor("ready", func() bool { return strings.Contains(pane.Render(), "ready") })
+	// 40 KB posts: the PTY's buffers take a post or two, then the writes wait.
+	big := strings.Repeat("x", 40<<10)
+	for i := range 10 {
+		if o, err := a.Post(topic, fmt.Sprintf("%s end-%02d", big, i), ""); err != nil || !o.Delivered {
+			t.Fatalf("%+v %v", o, err)
+		}
+	}
+	waitFor("full", func() bool {
+		s := a.Seats(topic)[0]
+		return s.Skipped > 0 && s.HoldKind == seat.HoldByBacklog && s.Held == 3
+	})
+	skipped := a.typist.Skipped(topic, "cat")
+	if err := os.WriteFile(readNow, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// The screen wraps the notice: its words are matched without spaces.
+	flat := func() string { return strings.Join(strings.Fields(pane.Render()), "") }
+	notice := fmt.Sprintf("%d件", skipped)
+	waitFor("told of the gap", func() bool { return strings.Contains(flat(), notice) })
+	newest, err := a.Page(topic, 1, "")
+	if err != nil || len(newest.Posts) != 1 {
+		t.Fatalf("%+v %v", newest, err)
+	}
+	if o, err := a.Post(topic, "after the gap", newest.Posts[0].MessageID); err != nil || !o.Delivered {
+		t.Fatalf("%+v %v", o, err)
+	}
+	waitFor("typed the post after the gap", func() bool { return strings.Contains(pane.Render(), "after the gap") })
+	if scr := flat(); strings.Index(scr, notice) > strings.Index(scr, "afterthegap") {
+		t.Fatalf("the post after the gap came before the notice:\n%s", pane.Render())
+	}
+	if n, why := a.typist.HeldReason(topic, "cat"); n != 0 || why.Held() || a.typist.Skipped(topic, "cat") != 0 {
+		t.Fatalf("after draining: held %d %+v", n, why)
+	}
+	// The notice is in the log, addressed to the seat, once.
+	p, err := a.Page(topic, 50, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices := 0
+	for _, q := range p.Posts {
+		if q.Speaker == room.AppName && strings.Contains(q.Content, fmt.Sprintf("%d 件", skipped)) {
+			notices++
+		}
+	}
+	if notices != 1 || len(p.Posts) != 12 {
+		t.Fatalf("%d notices, %d posts in the log", notices, len(p.Posts))
 	}
 }
