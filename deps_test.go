@@ -269,7 +269,7 @@ func TestNoHeavyPackageInit(t *testing.T) {
 // reports "CASE-ms", its median, and "CASE-over-ms", the median over rounds
 // of its time minus the hello-world's in the same round (the sidecar's
 // answer minus the hello-world's line read through a pipe): the figure
-// issue 13 point 3 sets within 0.5 ms. Run with
+// docs/performance.md reports against the previous build. Run with
 //
 //	go test -run XXX -bench Startup -benchtime 300x .
 func BenchmarkStartup(b *testing.B) {

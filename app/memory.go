@@ -6,7 +6,7 @@ package app
 // goal, and the runtime keeps freed pages for reuse. Once no pane has
 // printed for a while, one forced collection hands them back
 // (debug.FreeOSMemory), so a server that sits between bursts holds what
-// it keeps, not what it once used (docs/performance.md, issue 13 point 1).
+// it keeps, not what it once used (docs/performance.md "Memory").
 
 import (
 	"context"

@@ -15,7 +15,7 @@ import (
 // scrollback, which holds no pointers to follow, so a collection is cheap
 // (under 1 % of the CPU of a 50 MB cat in a pane), while the default's
 // headroom was a third of the server's peak resident size during that cat
-// (docs/performance.md, "Issue 13, tenth session").
+// (docs/performance.md "Memory").
 const ServerGCPercent = 50
 
 // TuneServerRuntime sets the server process's garbage-collector target
@@ -25,7 +25,8 @@ const ServerGCPercent = 50
 // processors each hand-off could wake a thread on the other CPU (on a VM an
 // idle virtual CPU is slow to wake): one processor put the server on a CPU
 // 12 times a key instead of 19 and its echo's median from 1.63x to 1.47x
-// tmux's, while a 50 MB cat stayed at 0.4-0.7x tmux's time (docs/performance.md).
+// tmux's, while a 50 MB cat stayed at 0.4-0.7x tmux's time (docs/performance.md
+// "Key echo").
 func TuneServerRuntime() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(ServerGCPercent)

@@ -25,8 +25,7 @@ const maxSocketPath = 100
 // runtimeDir listens. A path too long for a Unix socket moves to a 0700
 // folder of this user under the temp folder, named by a hash of the
 // runtime folder (one home, one path). The hash is FNV-1a: a name, not a
-// secret (the folder is the user's, 0700), and crypto/sha256 would bring
-// the FIPS 140 module's inits into every command.
+// secret (the folder is the user's, 0700).
 func SocketPath(runtimeDir string) string {
 	p := filepath.Join(runtimeDir, SocketName)
 	if len(p) <= maxSocketPath {
@@ -38,11 +37,10 @@ func SocketPath(runtimeDir string) string {
 }
 
 // The socket's both ends are system calls on Go's poller (an *os.File of a
-// non-blocking socket), not package net: net's inits (net, net/netip, the
-// DNS message parser) cost every front command 0.06 ms of start-up, and
-// this package is in all of them (docs/performance.md, "Issue 13, eighth
-// session"). An *os.File of a socket reads, writes, closes and takes
-// deadlines as a net.Conn does.
+// non-blocking socket), not package net: written when the commands'
+// start-up kept net out (issue 13); the one binary links net now, so this
+// saves no start-up any more. An *os.File of a socket reads, writes, closes
+// and takes deadlines as a net.Conn does.
 
 // Listener is the server's socket (Listen).
 type Listener struct {

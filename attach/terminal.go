@@ -154,8 +154,7 @@ func (c *Conn) ReceiveTerminal() (in, out *os.File, err error) {
 	// The input non-blocking before os.NewFile, which then puts it on Go's
 	// poller: a key wakes the screen's reader through the poller instead of
 	// a thread blocked in a system call, which the runtime's monitor keeps
-	// taking processors from (docs/performance.md, "Issue 13, seventh
-	// session"). The flag belongs to the open file, which the client and
+	// taking processors from (docs/performance.md "Key echo"). The flag belongs to the open file, which the client and
 	// its shell share: the client clears it when it lets go of the
 	// terminal or runs a program on it, the server when it closes its copy
 	// (SetNonblock). If it cannot be set, the input stays blocking and is

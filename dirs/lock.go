@@ -36,9 +36,8 @@ func LockHome(stateDir string) (release func(), err error) {
 // accounts) while no server owns the home, without writing a pid: the hold
 // lasts milliseconds, a starting server waits for it (cli's
 // startApp), and the two inode changes of writing and clearing a pid cost
-// 0.13-0.15 ms of system time on ext4 run after run, against a start-up
-// budget of 0.5 ms (issue 13, point 3; docs/performance.md "Issue 13,
-// seventh session").
+// 0.13-0.15 ms of system time on ext4 run after run, paid by every store
+// command's start-up (docs/performance.md "Start-up").
 func LockHomeBriefly(stateDir string) (release func(), err error) {
 	return lockHome(stateDir, false)
 }

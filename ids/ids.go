@@ -1,12 +1,9 @@
 // Package ids makes the random identifiers Pullcept gives messages, seats'
 // sessions and PTYs: UUIDs (RFC 9562) in their lower-case text form, from
-// the standard library alone (google/uuid links net, database/sql/driver
-// and crypto/md5 into every front command, docs/performance.md). The bits
-// come from math/rand/v2's global generator: ChaCha8, seeded by the runtime
-// from the kernel's entropy, unpredictable and without crypto/rand's
-// package inits (the FIPS 140 module's) in every command. No identifier
-// here is a secret: tokens and capabilities come from crypto/rand in the
-// server.
+// the standard library alone (a few lines, no dependency). The bits come
+// from math/rand/v2's global generator: ChaCha8, seeded by the runtime from
+// the kernel's entropy, unpredictable. No identifier here is a secret:
+// tokens and capabilities come from crypto/rand in the server.
 package ids
 
 import (

@@ -649,7 +649,7 @@ func (p *Pane) enqueue(b []byte, kind inputKind, done chan error) error {
 // goroutine, when nothing is queued or being written: the key's echo then
 // starts before the screen's Update returns, instead of after a hand-off to
 // writeLoop, which waited behind that Update's View (issue 13, point 4;
-// docs/performance.md "Issue 13, eighth session"). The write is
+// docs/performance.md "Key echo"). The write is
 // non-blocking: what the PTY does not take now (a child not reading its
 // input) goes to the head of the queue for writeLoop, so the caller still
 // never blocks on the child. Called with inMu held; returns with it

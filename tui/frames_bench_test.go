@@ -22,8 +22,8 @@ import (
 // "pane-output-cold-*" the same after 16 MiB of other data ("data"), other
 // code that allocates ("code") or both were touched, as in the server,
 // where each key's frame comes after milliseconds of other processes:
-// 1.7×, 3.9× and 6.4× the warm figure on a 2-core VM (docs/performance.md,
-// "Issue 13, seventh session"). The renderer's work (the cursed
+// 1.7×, 3.9× and 6.4× the warm figure on a 2-core VM (issue 13, in
+// `git log -p -- docs/performance.md`). The renderer's work (the cursed
 // renderer's flush) is BenchmarkFlushOneRow in third_party/bubbletea.
 //
 //	go test -run x -bench EchoFrame -benchmem ./tui/

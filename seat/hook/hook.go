@@ -39,8 +39,8 @@ const (
 // EnvSeat names the seat a process runs in ("ACCOUNT in TOPIC") and
 // EnvSeatHome its home's runtime folder: a pullcept run from a seat's
 // shell on the same home does not act as the person (docs/decisions.md
-// "Agents are not the person"). The launch sets them (seat), the front
-// binary reads them (cli).
+// "Agents are not the person"). The launch sets them (seat), a pullcept
+// command run in the seat reads them (cli).
 const (
 	EnvSeat     = "PULLCEPT_SEAT"
 	EnvSeatHome = "PULLCEPT_SEAT_HOME"
