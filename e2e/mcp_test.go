@@ -149,7 +149,7 @@ func TestMCPTmux(t *testing.T) {
 	// is added to the file, its account speaks with the chosen name.
 	r.keys("+")
 	r.waitFor("Second Hook running", func(scr string) bool {
-		return regexp.MustCompile(`● Second Hoo\S* +running`).MatchString(participantsText(scr))
+		return regexp.MustCompile(`● Second Ho(ok|…) +running`).MatchString(participantsText(scr))
 	})
 	after, _ := os.ReadFile(serversFile)
 	if !strings.HasPrefix(string(after), strings.TrimSuffix(hand, "\n  }\n}\n")+",\n    \"Second-Hook\": {") {

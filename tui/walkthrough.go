@@ -21,6 +21,7 @@ package tui
 
 import (
 	"strings"
+	"sync"
 )
 
 // WalkKind is the outcome a key is checked for.
@@ -93,10 +94,30 @@ type walkExpect struct {
 // k is a list of keys.
 func k(keys ...string) []string { return keys }
 
-// Reaching each context from the focused, empty input line, and leaving it
-// again (then the test presses prefix i and clears the input).
-var (
-	walkReach = map[keyCtx][]string{
+// walkCandidates is why moving between the @ candidates is not checked.
+const walkCandidates = "needs two participants that joined the room: the walkthrough's room has one (Bob). " +
+	"Two scripted CLIs in one room answer each other's answers without end (every post reaches every seat), " +
+	"so Ann and Cid run cat, which never joins"
+
+// walkDropDir stands for the folder of walk-a.txt and walk-b.txt in
+// "paste:" keys; the e2e test puts the real folder in its place.
+const walkDropDir = "{drops}"
+
+func walkDrop(name string) string { return "'" + walkDropDir + "/" + name + "'" }
+
+// Frequent checks.
+const (
+	wantInputFocused = `say something to the room…`
+	selAnn           = "j" // from the participants' top (Master): Ann
+)
+
+// walkthrough is each key's expected outcome, and how each context is
+// reached and left (walkReach, walkRestore). It is made on first use (a test's or the e2e's), not at the
+// package's start: the screen never reads it (TestNoHeavyPackageInit).
+var walkthrough = sync.OnceValue(func() walkTables {
+	// Reaching each context from the focused, empty input line, and
+	// leaving it again (then the test presses prefix i and clears the input).
+	walkReach := map[keyCtx][]string{
 		ctxPrefix:     nil,
 		ctxInput:      nil,
 		ctxCandidates: k("text:@", "wait:@Bob"),
@@ -113,7 +134,7 @@ var (
 		ctxChips:   k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt", "C-x"),
 		ctxPicker:  k("C-o", "wait:Attach a file — "),
 	}
-	walkRestore = map[keyCtx][]string{
+	walkRestore := map[keyCtx][]string{
 		ctxCandidates: k("Escape"),
 		ctxScroll:     k("q", "C-b", "z"),
 		ctxDialog:     k("n"),
@@ -123,259 +144,246 @@ var (
 		ctxChips:      k("x", "x", "x"),
 		ctxPicker:     k("q"),
 	}
-)
 
-// walkCandidates is why moving between the @ candidates is not checked.
-const walkCandidates = "needs two participants that joined the room: the walkthrough's room has one (Bob). " +
-	"Two scripted CLIs in one room answer each other's answers without end (every post reaches every seat), " +
-	"so Ann and Cid run cat, which never joins"
+	// walkHome ends every step's way back: the input line focused, emptied.
+	walkHome := k("C-b", "i", "C-u", "C-k")
+	// renameWalk gives the topic on screen its name back, whatever the
+	// rename just done left in it (the list may still show the old name).
+	renameWalk := k("C-b", ",", "C-u", "text:walk topic", "Enter", "wait:Room · walk topic\\s")
+	// paneAnn focuses Ann's pane; stopAnn stops her seat from the
+	// participants (x asks first).
+	paneAnn := k("C-b", "#", "1", "wait:▶ 1 Ann")
+	stopAnn := k(selAnn, "x", "wait:Stop Ann", "y", "wait:● Ann +(stopped|ended|not started|—)")
 
-// walkHome ends every step's way back: the input line focused, emptied.
-var walkHome = k("C-b", "i", "C-u", "C-k")
+	return walkTables{reach: walkReach, restore: walkRestore, home: walkHome, expect: map[walkKey]walkExpect{
+		// After the prefix key.
+		{ctxPrefix, "c"}:         {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
+		{ctxPrefix, "n"}:         {want: `Room · other`, restore: k("C-b", "p")},
+		{ctxPrefix, "p"}:         {want: `Room · third`, restore: k("C-b", "n")},
+		{ctxPrefix, "o"}:         {want: `▶ Room`},
+		{ctxPrefix, "tab"}:       {want: `▶ Room`},
+		{ctxPrefix, "O"}:         {want: `▶ Participants`},
+		{ctxPrefix, "shift+tab"}: {want: `▶ Participants`},
+		{ctxPrefix, "i"}:         {pre: k("C-b", "r", "wait:▶ Room"), want: wantInputFocused, gone: `▶ Room`},
+		{ctxPrefix, "w"}:         {want: `▶ Topics`},
+		{ctxPrefix, "r"}:         {want: `▶ Room`},
+		{ctxPrefix, "a"}:         {want: `▶ Participants`},
+		{ctxPrefix, "z"}:         {want: `zoomed \(ctrl\+b z\)`, restore: k("C-b", "z")},
+		{ctxPrefix, "space"}:     {want: `layout: even-horizontal`, restore: k("C-b", "Space", "wait:layout: even-vertical", "C-b", "Space", "wait:layout: main-vertical", "C-b", "Space", "wait:layout: tiled")},
+		{ctxPrefix, "#"}:         {pre: k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "i", "wait:"+wantInputFocused), want: `▶ 2 Bob`, post: k("2")},
+		// s, x and R act on the focused pane's seat, or on the participants'
+		// selection when they have focus; x asks first (issue 31 point 3).
 
-// walkDropDir stands for the folder of walk-a.txt and walk-b.txt in
-// "paste:" keys; the e2e test puts the real folder in its place.
-const walkDropDir = "{drops}"
+		{ctxPrefix, "s"}: {pre: append(k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k"), stopAnn...), want: `● Ann +running`},
+		{ctxPrefix, "x"}: {kind: WalkEndsSeat, seat: "Ann", pre: paneAnn, post: k("wait:Stop Ann \\(pane 1\\)\\?", "y")},
+		{ctxPrefix, "R"}: {kind: WalkRestartsSeat, seat: "Ann", pre: paneAnn},
+		{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: renameWalk},
+		{ctxPrefix, "&"}: {want: `Delete topic`, restore: k("n")},
+		{ctxPrefix, "["}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), want: `scroll mode: Ann`, restore: k("q")},
+		{ctxPrefix, "t"}: {gone: `Topics ＋`, restore: k("C-b", "t")},
+		{ctxPrefix, "P"}: {gone: `Participants`, restore: k("C-b", "P")},
+		{ctxPrefix, "?"}: {want: `Keys — `, restore: k("q")},
+		{ctxPrefix, "~"}: {want: `Notices, oldest first`, restore: k("q")},
+		{ctxPrefix, "d"}: {kind: WalkEndsClient},
+		{ctxPrefix, "q"}: {want: `Quit pullcept`, restore: k("n")},
+		// The prefix twice: the prefix's byte typed into the pane (cat's
+		// terminal echoes it as ^B).
+		{ctxPrefix, "prefix"}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), press: k("C-b", "C-b"), want: `\^B`},
+		{ctxPrefix, "esc"}:    {pre: k("C-b", "wait:PREFIX"), press: k("Escape"), gone: `PREFIX`},
 
-func walkDrop(name string) string { return "'" + walkDropDir + "/" + name + "'" }
+		// The input line. Text typed before and after the key shows where the
+		// cursor went.
+		{ctxInput, "enter"}:         {pre: k("text:walk-sent"), want: `│  walk-sent`},
+		{ctxInput, "alt+enter"}:     {pre: k("text:a"), post: k("text:b"), want: `(?m)^› a\s*\n\s+b\s*$`, restore: k("C-u", "BSpace", "C-u")},
+		{ctxInput, "shift+enter"}:   {kind: WalkUnchecked, why: "tmux sends shift+enter as a plain Enter (CR) unless extended keys are on, so the key cannot reach pullcept as shift+enter"},
+		{ctxInput, "ctrl+j"}:        {pre: k("text:a"), post: k("text:b"), want: `(?m)^› a\s*\n\s+b\s*$`, restore: k("C-u", "BSpace", "C-u")},
+		{ctxInput, "left"}:          {pre: k("text:ac"), post: k("text:b"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "right"}:         {pre: k("text:ac", "Left", "Left"), post: k("text:b"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "up"}:            {want: `(?m)^› walk-sent\s*$`},
+		{ctxInput, "down"}:          {pre: k("Up", "wait:(?m)^› walk-sent"), want: wantInputFocused},
+		{ctxInput, "home"}:          {pre: k("text:bc"), post: k("text:a"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "ctrl+a"}:        {pre: k("text:bc"), post: k("text:a"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "end"}:           {pre: k("text:ab", "Home"), post: k("text:c"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "ctrl+e"}:        {pre: k("text:ab", "Home"), post: k("text:c"), want: `(?m)^› abc\s*$`},
+		{ctxInput, "backspace"}:     {pre: k("text:abx"), want: `(?m)^› ab\s*$`},
+		{ctxInput, "ctrl+h"}:        {pre: k("text:abx"), want: `(?m)^› ab\s*$`},
+		{ctxInput, "delete"}:        {pre: k("text:abx", "Left"), want: `(?m)^› ab\s*$`},
+		{ctxInput, "ctrl+d"}:        {pre: k("text:abx", "Left"), want: `(?m)^› ab\s*$`},
+		{ctxInput, "ctrl+u"}:        {pre: k("text:xxkeep", "Left", "Left", "Left", "Left"), want: `(?m)^› keep\s*$`},
+		{ctxInput, "ctrl+k"}:        {pre: k("text:keepxx", "Left", "Left"), want: `(?m)^› keep\s*$`},
+		{ctxInput, "ctrl+w"}:        {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
+		{ctxInput, "alt+backspace"}: {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
+		{ctxInput, "ctrl+c"}:        {pre: k("text:abc"), want: wantInputFocused},
+		// Dan has no seat in walk: Enter keeps "@Dan hi" and offers ctrl+s,
+		// which starts Dan's seat (cat never joins: the post waits, and ctrl+c
+		// drops it).
+		{ctxInput, "ctrl+s"}: {pre: k("text:@Dan hi", "Enter", "wait:Dan is not in the room"), want: `● Dan +running`,
+			restore: k("C-c", "C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "j", "j", "j", "j", "x", "wait:Stop Dan", "y", "wait:● Dan +(stopped|ended|not started|—)")},
+		{ctxInput, "ctrl+g"}: {kind: WalkRuns, marker: "visual"},
+		{ctxInput, "ctrl+o"}: {want: `Attach a file — `, restore: k("q")},
+		{ctxInput, "ctrl+v"}: {want: `\[image\.png`, restore: k("C-x", "x")},
+		{ctxInput, "ctrl+x"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt"), post: k("x"), gone: `\[walk-b\.txt`, restore: k("x")},
+		{ctxInput, "ctrl+z"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt"), want: `(?m)^› .*walk-a\.txt`, gone: `\[walk-a\.txt`},
+		{ctxInput, "pgup"}:   {want: `↑ scrolled \d+`, restore: k("NPage", "NPage", "NPage", "NPage", "NPage")},
+		{ctxInput, "pgdown"}: {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
+		{ctxInput, "tab"}:    {want: `▶ Room`},
+		{ctxInput, "text"}:   {press: k("text:hi there"), want: `(?m)^› hi there\s*$`},
 
-// Frequent checks.
-const (
-	wantInputFocused = `say something to the room…`
-	selAnn           = "j" // from the participants' top (Master): Ann
-)
+		// The @ candidates: Bob alone (see walkCandidates).
+		{ctxCandidates, "up"}:     {kind: WalkUnchecked, why: walkCandidates},
+		{ctxCandidates, "ctrl+p"}: {kind: WalkUnchecked, why: walkCandidates},
+		{ctxCandidates, "down"}:   {kind: WalkUnchecked, why: walkCandidates},
+		{ctxCandidates, "ctrl+n"}: {kind: WalkUnchecked, why: walkCandidates},
+		{ctxCandidates, "enter"}:  {want: `(?m)^› @Bob\s*$`},
+		{ctxCandidates, "tab"}:    {want: `(?m)^› @Bob\s*$`},
+		{ctxCandidates, "esc"}:    {gone: `@Bob`},
 
-// renameWalk gives the topic on screen its name back, whatever the
-// rename just done left in it (the list may still show the old name).
-var renameWalk = k("C-b", ",", "C-u", "text:walk topic", "Enter", "wait:Room · walk topic\\s")
+		// The topic list: third, walk, other; Enter opens the selected one.
+		{ctxTopics, "up"}:     {post: k("Enter"), want: `Room · third`, restore: k("C-b", "n")},
+		{ctxTopics, "k"}:      {post: k("Enter"), want: `Room · third`, restore: k("C-b", "n")},
+		{ctxTopics, "down"}:   {post: k("Enter"), want: `Room · other`, restore: k("C-b", "p")},
+		{ctxTopics, "j"}:      {post: k("Enter"), want: `Room · other`, restore: k("C-b", "p")},
+		{ctxTopics, "enter"}:  {pre: k("j"), want: `Room · other`, restore: k("C-b", "p")},
+		{ctxTopics, "+"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
+		{ctxTopics, "c"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
+		{ctxTopics, "r"}:      {pre: k("j"), post: k("text:2", "Enter"), want: `other topic2`, restore: k("C-b", "w", "wait:▶ Topics", "j", "r", "C-u", "text:other topic", "Enter", "wait:other topic\\s")},
+		{ctxTopics, "d"}:      {want: `Delete topic`, restore: k("n")},
+		{ctxTopics, "delete"}: {want: `Delete topic`, restore: k("n")},
+		{ctxTopics, "esc"}:    {gone: `▶ Topics`, want: wantInputFocused},
+		{ctxTopics, "i"}:      {gone: `▶ Topics`, want: wantInputFocused},
+		{ctxTopics, "tab"}:    {want: `▶ Participants`},
 
-// paneAnn focuses Ann's pane; stopAnn stops her seat from the participants (x asks first).
-var (
-	paneAnn = k("C-b", "#", "1", "wait:▶ 1 Ann")
-	stopAnn = k(selAnn, "x", "wait:Stop Ann", "y", "wait:● Ann +(stopped|ended|not started|—)")
-)
+		// The room: the post cursor starts on the newest post; g goes to the
+		// oldest, "walk topic"; y copies the post under the cursor (the
+		// newest posts depend on what the CLIs answered: not checked).
 
-// walkthrough is each key's expected outcome. Entries that will change
-// with issue 31's other points are marked "after the merge".
-var walkthrough = map[walkKey]walkExpect{
-	// After the prefix key.
-	{ctxPrefix, "c"}:         {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
-	{ctxPrefix, "n"}:         {want: `Room · other`, restore: k("C-b", "p")},
-	{ctxPrefix, "p"}:         {want: `Room · third`, restore: k("C-b", "n")},
-	{ctxPrefix, "o"}:         {want: `▶ Room`},
-	{ctxPrefix, "tab"}:       {want: `▶ Room`},
-	{ctxPrefix, "O"}:         {want: `▶ Participants`},
-	{ctxPrefix, "shift+tab"}: {want: `▶ Participants`},
-	{ctxPrefix, "i"}:         {pre: k("C-b", "r", "wait:▶ Room"), want: wantInputFocused, gone: `▶ Room`},
-	{ctxPrefix, "w"}:         {want: `▶ Topics`},
-	{ctxPrefix, "r"}:         {want: `▶ Room`},
-	{ctxPrefix, "a"}:         {want: `▶ Participants`},
-	{ctxPrefix, "z"}:         {want: `zoomed \(ctrl\+b z\)`, restore: k("C-b", "z")},
-	{ctxPrefix, "space"}:     {want: `layout: even-horizontal`, restore: k("C-b", "Space", "wait:layout: even-vertical", "C-b", "Space", "wait:layout: main-vertical", "C-b", "Space", "wait:layout: tiled")},
-	{ctxPrefix, "#"}:         {pre: k("C-b", "#", "1", "wait:▶ 1 Ann", "C-b", "i", "wait:"+wantInputFocused), want: `▶ 2 Bob`, post: k("2")},
-	// s, x and R act on the focused pane's seat, or on the participants'
-	// selection when they have focus; x asks first (issue 31 point 3).
+		{ctxRoom, "up"}:     {pre: k("g", "j", "j"), post: k("y"), clip: "scroll-01"},
+		{ctxRoom, "k"}:      {pre: k("g", "j", "j"), post: k("y"), clip: "scroll-01"},
+		{ctxRoom, "down"}:   {pre: k("g"), post: k("y"), clip: "scroll-01"},
+		{ctxRoom, "j"}:      {pre: k("g"), post: k("y"), clip: "scroll-01"},
+		{ctxRoom, "pgup"}:   {want: `↑ scrolled \d+`},
+		{ctxRoom, "pgdown"}: {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
+		{ctxRoom, "space"}:  {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
+		{ctxRoom, "home"}:   {post: k("y"), clip: "walk topic"},
+		{ctxRoom, "g"}:      {post: k("y"), clip: "walk topic"},
+		{ctxRoom, "end"}:    {pre: k("g", "wait:↑ scrolled"), gone: `↑ scrolled`},
+		{ctxRoom, "G"}:      {pre: k("g", "wait:↑ scrolled"), gone: `↑ scrolled`},
+		{ctxRoom, "v"}:      {want: `selecting: `},
+		{ctxRoom, "y"}:      {pre: k("g"), clip: "walk topic"},
+		{ctxRoom, "enter"}:  {pre: k("g", "v", "wait:selecting: "), clip: "walk topic"},
+		{ctxRoom, "e"}:      {kind: WalkUnchecked, why: "folds only MCP notices, and the walkthrough's MCP server posts none"},
+		{ctxRoom, "o"}:      {kind: WalkRuns, marker: "open", pre: k("g", "j", "j", "j")},
+		{ctxRoom, "esc"}:    {gone: `▶ Room`, want: wantInputFocused},
+		{ctxRoom, "i"}:      {gone: `▶ Room`, want: wantInputFocused},
+		{ctxRoom, "tab"}:    {want: `▶ 1 Ann`},
 
-	{ctxPrefix, "s"}: {pre: append(k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k"), stopAnn...), want: `● Ann +running`},
-	{ctxPrefix, "x"}: {kind: WalkEndsSeat, seat: "Ann", pre: paneAnn, post: k("wait:Stop Ann \\(pane 1\\)\\?", "y")},
-	{ctxPrefix, "R"}: {kind: WalkRestartsSeat, seat: "Ann", pre: paneAnn},
-	{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: renameWalk},
-	{ctxPrefix, "&"}: {want: `Delete topic`, restore: k("n")},
-	{ctxPrefix, "["}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), want: `scroll mode: Ann`, restore: k("q")},
-	{ctxPrefix, "t"}: {gone: `Topics ＋`, restore: k("C-b", "t")},
-	{ctxPrefix, "P"}: {gone: `Participants`, restore: k("C-b", "P")},
-	{ctxPrefix, "?"}: {want: `Keys — `, restore: k("q")},
-	{ctxPrefix, "~"}: {want: `Notices, oldest first`, restore: k("q")},
-	{ctxPrefix, "d"}: {kind: WalkEndsClient},
-	{ctxPrefix, "q"}: {want: `Quit pullcept`, restore: k("n")},
-	// The prefix twice: the prefix's byte typed into the pane (cat's
-	// terminal echoes it as ^B).
-	{ctxPrefix, "prefix"}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), press: k("C-b", "C-b"), want: `\^B`},
-	{ctxPrefix, "esc"}:    {pre: k("C-b", "wait:PREFIX"), press: k("Escape"), gone: `PREFIX`},
+		// The participants: Master, Ann, Bob, Cid, Dan, then the MCP section's
+		// hook.
+		// n opens the selected one's nickname on the status line, which shows
+		// where the selection went.
+		{ctxParts, "up"}:    {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
+		{ctxParts, "k"}:     {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
+		{ctxParts, "down"}:  {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
+		{ctxParts, "j"}:     {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
+		{ctxParts, "s"}:     {pre: stopAnn, want: `● Ann +running`},
+		{ctxParts, "enter"}: {pre: stopAnn, want: `● Ann +running`},
+		{ctxParts, "x"}:     {kind: WalkEndsSeat, seat: "Ann", pre: k(selAnn), post: k("wait:Stop Ann", "y")},
+		{ctxParts, "R"}:     {kind: WalkRestartsSeat, seat: "Ann", pre: k(selAnn)},
+		// u says what it releases, or why not: Ann (cat) holds none (point 4).
+		{ctxParts, "u"}:   {pre: k(selAnn), want: `Ann holds no posts`},
+		{ctxParts, "n"}:   {pre: k(selAnn), want: `(?i)nickname of ann`, restore: k("Escape")},
+		{ctxParts, "L"}:   {kind: WalkRuns, marker: "pager", pre: k("j", "j", "j", "j", "j")},
+		{ctxParts, "E"}:   {kind: WalkRuns, marker: "visual"},
+		{ctxParts, "+"}:   {kind: WalkRuns, marker: "visual"},
+		{ctxParts, "D"}:   {pre: k("j", "j", "j", "j", "j"), want: `\[y\] delete`, restore: k("n")},
+		{ctxParts, "esc"}: {gone: `▶ Participants`, want: wantInputFocused},
+		{ctxParts, "i"}:   {gone: `▶ Participants`, want: wantInputFocused},
+		{ctxParts, "tab"}: {gone: `▶ Participants`, want: wantInputFocused},
 
-	// The input line. Text typed before and after the key shows where the
-	// cursor went.
-	{ctxInput, "enter"}:         {pre: k("text:walk-sent"), want: `│  walk-sent`},
-	{ctxInput, "alt+enter"}:     {pre: k("text:a"), post: k("text:b"), want: `(?m)^› a\s*\n\s+b\s*$`, restore: k("C-u", "BSpace", "C-u")},
-	{ctxInput, "shift+enter"}:   {kind: WalkUnchecked, why: "tmux sends shift+enter as a plain Enter (CR) unless extended keys are on, so the key cannot reach pullcept as shift+enter"},
-	{ctxInput, "ctrl+j"}:        {pre: k("text:a"), post: k("text:b"), want: `(?m)^› a\s*\n\s+b\s*$`, restore: k("C-u", "BSpace", "C-u")},
-	{ctxInput, "left"}:          {pre: k("text:ac"), post: k("text:b"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "right"}:         {pre: k("text:ac", "Left", "Left"), post: k("text:b"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "up"}:            {want: `(?m)^› walk-sent\s*$`},
-	{ctxInput, "down"}:          {pre: k("Up", "wait:(?m)^› walk-sent"), want: wantInputFocused},
-	{ctxInput, "home"}:          {pre: k("text:bc"), post: k("text:a"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "ctrl+a"}:        {pre: k("text:bc"), post: k("text:a"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "end"}:           {pre: k("text:ab", "Home"), post: k("text:c"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "ctrl+e"}:        {pre: k("text:ab", "Home"), post: k("text:c"), want: `(?m)^› abc\s*$`},
-	{ctxInput, "backspace"}:     {pre: k("text:abx"), want: `(?m)^› ab\s*$`},
-	{ctxInput, "ctrl+h"}:        {pre: k("text:abx"), want: `(?m)^› ab\s*$`},
-	{ctxInput, "delete"}:        {pre: k("text:abx", "Left"), want: `(?m)^› ab\s*$`},
-	{ctxInput, "ctrl+d"}:        {pre: k("text:abx", "Left"), want: `(?m)^› ab\s*$`},
-	{ctxInput, "ctrl+u"}:        {pre: k("text:xxkeep", "Left", "Left", "Left", "Left"), want: `(?m)^› keep\s*$`},
-	{ctxInput, "ctrl+k"}:        {pre: k("text:keepxx", "Left", "Left"), want: `(?m)^› keep\s*$`},
-	{ctxInput, "ctrl+w"}:        {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
-	{ctxInput, "alt+backspace"}: {pre: k("text:keep word"), want: `(?m)^› keep\s*$`},
-	{ctxInput, "ctrl+c"}:        {pre: k("text:abc"), want: wantInputFocused},
-	// Dan has no seat in walk: Enter keeps "@Dan hi" and offers ctrl+s,
-	// which starts Dan's seat (cat never joins: the post waits, and ctrl+c
-	// drops it).
-	{ctxInput, "ctrl+s"}: {pre: k("text:@Dan hi", "Enter", "wait:Dan is not in the room"), want: `● Dan +running`,
-		restore: k("C-c", "C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "j", "j", "j", "j", "x", "wait:Stop Dan", "y", "wait:● Dan +(stopped|ended|not started|—)")},
-	{ctxInput, "ctrl+g"}: {kind: WalkRuns, marker: "visual"},
-	{ctxInput, "ctrl+o"}: {want: `Attach a file — `, restore: k("q")},
-	{ctxInput, "ctrl+v"}: {want: `\[image\.png`, restore: k("C-x", "x")},
-	{ctxInput, "ctrl+x"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt"), post: k("x"), gone: `\[walk-b\.txt`, restore: k("x")},
-	{ctxInput, "ctrl+z"}: {pre: k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt"), want: `(?m)^› .*walk-a\.txt`, gone: `\[walk-a\.txt`},
-	{ctxInput, "pgup"}:   {want: `↑ scrolled \d+`, restore: k("NPage", "NPage", "NPage", "NPage", "NPage")},
-	{ctxInput, "pgdown"}: {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxInput, "tab"}:    {want: `▶ Room`},
-	{ctxInput, "text"}:   {press: k("text:hi there"), want: `(?m)^› hi there\s*$`},
+		// A terminal pane: keys go to the program (cat echoes them).
+		{ctxPane, "any"}: {press: k("text:typed-into-ann"), want: `typed-into-ann`},
 
-	// The @ candidates: Bob alone (see walkCandidates).
-	{ctxCandidates, "up"}:     {kind: WalkUnchecked, why: walkCandidates},
-	{ctxCandidates, "ctrl+p"}: {kind: WalkUnchecked, why: walkCandidates},
-	{ctxCandidates, "down"}:   {kind: WalkUnchecked, why: walkCandidates},
-	{ctxCandidates, "ctrl+n"}: {kind: WalkUnchecked, why: walkCandidates},
-	{ctxCandidates, "enter"}:  {want: `(?m)^› @Bob\s*$`},
-	{ctxCandidates, "tab"}:    {want: `(?m)^› @Bob\s*$`},
-	{ctxCandidates, "esc"}:    {gone: `@Bob`},
+		// Scroll mode in Ann's pane (300 lines of scrollback).
+		{ctxScroll, "up"}:     {want: `scroll 1/\d+`},
+		{ctxScroll, "k"}:      {want: `scroll 1/\d+`},
+		{ctxScroll, "down"}:   {pre: k("k", "k", "wait:scroll 2/"), want: `scroll 1/\d+`},
+		{ctxScroll, "j"}:      {pre: k("k", "k", "wait:scroll 2/"), want: `scroll 1/\d+`},
+		{ctxScroll, "pgup"}:   {want: `scroll [1-9]\d*/\d+`},
+		{ctxScroll, "pgdown"}: {pre: k("PPage", "wait:scroll [1-9]"), want: `scroll 0/\d+`},
+		{ctxScroll, "home"}:   {want: `scroll (\d+)/\d+ .*\n(?s:.*)line-1\b`},
+		{ctxScroll, "g"}:      {want: `scroll (\d+)/\d+ .*\n(?s:.*)line-1\b`},
+		{ctxScroll, "end"}:    {pre: k("k", "wait:scroll 1/"), want: `scroll 0/\d+`},
+		{ctxScroll, "G"}:      {pre: k("k", "wait:scroll 1/"), want: `scroll 0/\d+`},
+		{ctxScroll, "v"}:      {want: `selecting: `},
+		{ctxScroll, "space"}:  {want: `selecting: `},
+		{ctxScroll, "y"}:      {pre: k("PPage", "wait:scroll [1-9]", "v", "wait:selecting: "), clip: "line-"},
+		{ctxScroll, "enter"}:  {pre: k("PPage", "wait:scroll [1-9]", "v", "wait:selecting: "), clip: "line-"},
+		{ctxScroll, "esc"}:    {gone: `scroll \d+/\d+`},
+		{ctxScroll, "q"}:      {gone: `scroll \d+/\d+`},
 
-	// The topic list: third, walk, other; Enter opens the selected one.
-	{ctxTopics, "up"}:     {post: k("Enter"), want: `Room · third`, restore: k("C-b", "n")},
-	{ctxTopics, "k"}:      {post: k("Enter"), want: `Room · third`, restore: k("C-b", "n")},
-	{ctxTopics, "down"}:   {post: k("Enter"), want: `Room · other`, restore: k("C-b", "p")},
-	{ctxTopics, "j"}:      {post: k("Enter"), want: `Room · other`, restore: k("C-b", "p")},
-	{ctxTopics, "enter"}:  {pre: k("j"), want: `Room · other`, restore: k("C-b", "p")},
-	{ctxTopics, "+"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
-	{ctxTopics, "c"}:      {want: `Room · new topic`, restore: k("C-b", "n", "wait:Room · third", "C-b", "n")},
-	{ctxTopics, "r"}:      {pre: k("j"), post: k("text:2", "Enter"), want: `other topic2`, restore: k("C-b", "w", "wait:▶ Topics", "j", "r", "C-u", "text:other topic", "Enter", "wait:other topic\\s")},
-	{ctxTopics, "d"}:      {want: `Delete topic`, restore: k("n")},
-	{ctxTopics, "delete"}: {want: `Delete topic`, restore: k("n")},
-	{ctxTopics, "esc"}:    {gone: `▶ Topics`, want: wantInputFocused},
-	{ctxTopics, "i"}:      {gone: `▶ Topics`, want: wantInputFocused},
-	{ctxTopics, "tab"}:    {want: `▶ Participants`},
+		// The quit dialog (and, for Enter, the delete dialog of "other").
+		{ctxDialog, "y"}:     {kind: WalkEndsServer},
+		{ctxDialog, "enter"}: {reach: k("C-b", "w", "wait:▶ Topics", "j", "d", "wait:Delete topic"), gone: `other topic`},
+		{ctxDialog, "n"}:     {gone: `Quit pullcept`},
+		{ctxDialog, "esc"}:   {gone: `Quit pullcept`},
+		{ctxDialog, "d"}:     {kind: WalkEndsClient},
 
-	// The room: the post cursor starts on the newest post; g goes to the
-	// oldest, "walk topic"; y copies the post under the cursor (the
-	// newest posts depend on what the CLIs answered: not checked).
+		// Renaming the topic on screen.
+		{ctxRename, "enter"}: {pre: k("text:3"), want: `Room · walk topic3`, restore: renameWalk},
+		{ctxRename, "esc"}:   {pre: k("text:3", "wait:walk topic3"), gone: `walk topic3`},
 
-	{ctxRoom, "up"}:     {pre: k("g", "j", "j"), post: k("y"), clip: "scroll-01"},
-	{ctxRoom, "k"}:      {pre: k("g", "j", "j"), post: k("y"), clip: "scroll-01"},
-	{ctxRoom, "down"}:   {pre: k("g"), post: k("y"), clip: "scroll-01"},
-	{ctxRoom, "j"}:      {pre: k("g"), post: k("y"), clip: "scroll-01"},
-	{ctxRoom, "pgup"}:   {want: `↑ scrolled \d+`},
-	{ctxRoom, "pgdown"}: {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxRoom, "space"}:  {pre: k("PPage", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxRoom, "home"}:   {post: k("y"), clip: "walk topic"},
-	{ctxRoom, "g"}:      {post: k("y"), clip: "walk topic"},
-	{ctxRoom, "end"}:    {pre: k("g", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxRoom, "G"}:      {pre: k("g", "wait:↑ scrolled"), gone: `↑ scrolled`},
-	{ctxRoom, "v"}:      {want: `selecting: `},
-	{ctxRoom, "y"}:      {pre: k("g"), clip: "walk topic"},
-	{ctxRoom, "enter"}:  {pre: k("g", "v", "wait:selecting: "), clip: "walk topic"},
-	{ctxRoom, "e"}:      {kind: WalkUnchecked, why: "folds only MCP notices, and the walkthrough's MCP server posts none"},
-	{ctxRoom, "o"}:      {kind: WalkRuns, marker: "open", pre: k("g", "j", "j", "j")},
-	{ctxRoom, "esc"}:    {gone: `▶ Room`, want: wantInputFocused},
-	{ctxRoom, "i"}:      {gone: `▶ Room`, want: wantInputFocused},
-	{ctxRoom, "tab"}:    {want: `▶ 1 Ann`},
+		// The help.
+		{ctxHelp, "up"}:     {pre: k("j", "j", "wait: · 3–"), want: ` · 2–`, restore: k("q")},
+		{ctxHelp, "k"}:      {pre: k("j", "j", "wait: · 3–"), want: ` · 2–`, restore: k("q")},
+		{ctxHelp, "down"}:   {want: ` · 2–`, restore: k("q")},
+		{ctxHelp, "j"}:      {want: ` · 2–`, restore: k("q")},
+		{ctxHelp, "pgup"}:   {pre: k("NPage", "wait: · [1-9]\\d+–"), want: ` · 1–`, restore: k("q")},
+		{ctxHelp, "pgdown"}: {want: ` · [1-9]\d+–\d+ of`, restore: k("q")},
+		{ctxHelp, "space"}:  {want: ` · [1-9]\d+–\d+ of`, restore: k("q")},
+		{ctxHelp, "esc"}:    {gone: `Keys — `},
+		{ctxHelp, "q"}:      {gone: `Keys — `},
+		{ctxHelp, "?"}:      {gone: `Keys — `},
+		{ctxHelp, "enter"}:  {gone: `Keys — `},
 
-	// The participants: Master, Ann, Bob, Cid, Dan, then the MCP section's
-	// hook.
-	// n opens the selected one's nickname on the status line, which shows
-	// where the selection went.
-	{ctxParts, "up"}:    {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "k"}:     {pre: k("j", "j"), post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "down"}:  {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "j"}:     {post: k("n"), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "s"}:     {pre: stopAnn, want: `● Ann +running`},
-	{ctxParts, "enter"}: {pre: stopAnn, want: `● Ann +running`},
-	{ctxParts, "x"}:     {kind: WalkEndsSeat, seat: "Ann", pre: k(selAnn), post: k("wait:Stop Ann", "y")},
-	{ctxParts, "R"}:     {kind: WalkRestartsSeat, seat: "Ann", pre: k(selAnn)},
-	// u says what it releases, or why not: Ann (cat) holds none (point 4).
-	{ctxParts, "u"}:   {pre: k(selAnn), want: `Ann holds no posts`},
-	{ctxParts, "n"}:   {pre: k(selAnn), want: `(?i)nickname of ann`, restore: k("Escape")},
-	{ctxParts, "L"}:   {kind: WalkRuns, marker: "pager", pre: k("j", "j", "j", "j", "j")},
-	{ctxParts, "E"}:   {kind: WalkRuns, marker: "visual"},
-	{ctxParts, "+"}:   {kind: WalkRuns, marker: "visual"},
-	{ctxParts, "D"}:   {pre: k("j", "j", "j", "j", "j"), want: `\[y\] delete`, restore: k("n")},
-	{ctxParts, "esc"}: {gone: `▶ Participants`, want: wantInputFocused},
-	{ctxParts, "i"}:   {gone: `▶ Participants`, want: wantInputFocused},
-	{ctxParts, "tab"}: {gone: `▶ Participants`, want: wantInputFocused},
+		// The pane numbers (prefix #): a digit focuses that pane; anything
+		// else hides them and then does what it does (2 goes to the input).
+		{ctxNumbers, "digit"}: {press: k("2"), want: `▶ 2 Bob`},
+		{ctxNumbers, "esc"}:   {post: k("2"), want: `(?m)^› 2\s*$`},
+		{ctxNumbers, "any"}:   {press: k("x"), want: `(?m)^› x\s*$`},
 
-	// A terminal pane: keys go to the program (cat echoes them).
-	{ctxPane, "any"}: {press: k("text:typed-into-ann"), want: `typed-into-ann`},
+		// The attachments above the input line: walk-a.txt, walk-b.txt, the
+		// last selected; x removes the selected one.
+		{ctxChips, "left"}:      {post: k("x"), gone: `\[walk-a\.txt`},
+		{ctxChips, "h"}:         {post: k("x"), gone: `\[walk-a\.txt`},
+		{ctxChips, "right"}:     {pre: k("Left"), post: k("x"), gone: `\[walk-b\.txt`},
+		{ctxChips, "l"}:         {pre: k("Left"), post: k("x"), gone: `\[walk-b\.txt`},
+		{ctxChips, "x"}:         {gone: `\[walk-b\.txt`},
+		{ctxChips, "delete"}:    {gone: `\[walk-b\.txt`},
+		{ctxChips, "backspace"}: {gone: `\[walk-b\.txt`},
+		{ctxChips, "esc"}:       {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
+		{ctxChips, "enter"}:     {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
+		{ctxChips, "i"}:         {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
 
-	// Scroll mode in Ann's pane (300 lines of scrollback).
-	{ctxScroll, "up"}:     {want: `scroll 1/\d+`},
-	{ctxScroll, "k"}:      {want: `scroll 1/\d+`},
-	{ctxScroll, "down"}:   {pre: k("k", "k", "wait:scroll 2/"), want: `scroll 1/\d+`},
-	{ctxScroll, "j"}:      {pre: k("k", "k", "wait:scroll 2/"), want: `scroll 1/\d+`},
-	{ctxScroll, "pgup"}:   {want: `scroll [1-9]\d*/\d+`},
-	{ctxScroll, "pgdown"}: {pre: k("PPage", "wait:scroll [1-9]"), want: `scroll 0/\d+`},
-	{ctxScroll, "home"}:   {want: `scroll (\d+)/\d+ .*\n(?s:.*)line-1\b`},
-	{ctxScroll, "g"}:      {want: `scroll (\d+)/\d+ .*\n(?s:.*)line-1\b`},
-	{ctxScroll, "end"}:    {pre: k("k", "wait:scroll 1/"), want: `scroll 0/\d+`},
-	{ctxScroll, "G"}:      {pre: k("k", "wait:scroll 1/"), want: `scroll 0/\d+`},
-	{ctxScroll, "v"}:      {want: `selecting: `},
-	{ctxScroll, "space"}:  {want: `selecting: `},
-	{ctxScroll, "y"}:      {pre: k("PPage", "wait:scroll [1-9]", "v", "wait:selecting: "), clip: "line-"},
-	{ctxScroll, "enter"}:  {pre: k("PPage", "wait:scroll [1-9]", "v", "wait:selecting: "), clip: "line-"},
-	{ctxScroll, "esc"}:    {gone: `scroll \d+/\d+`},
-	{ctxScroll, "q"}:      {gone: `scroll \d+/\d+`},
+		// The file picker, in the folder of walk-a.txt and walk-b.txt.
+		{ctxPicker, "esc"}: {gone: `Attach a file — `},
+		{ctxPicker, "q"}:   {gone: `Attach a file — `},
+		{ctxPicker, "any"}: {press: k("j"), want: `▶\s+\S+\s+walk-b\.txt`},
+	}}
+})
 
-	// The quit dialog (and, for Enter, the delete dialog of "other").
-	{ctxDialog, "y"}:     {kind: WalkEndsServer},
-	{ctxDialog, "enter"}: {reach: k("C-b", "w", "wait:▶ Topics", "j", "d", "wait:Delete topic"), gone: `other topic`},
-	{ctxDialog, "n"}:     {gone: `Quit pullcept`},
-	{ctxDialog, "esc"}:   {gone: `Quit pullcept`},
-	{ctxDialog, "d"}:     {kind: WalkEndsClient},
-
-	// Renaming the topic on screen.
-	{ctxRename, "enter"}: {pre: k("text:3"), want: `Room · walk topic3`, restore: renameWalk},
-	{ctxRename, "esc"}:   {pre: k("text:3", "wait:walk topic3"), gone: `walk topic3`},
-
-	// The help.
-	{ctxHelp, "up"}:     {pre: k("j", "j", "wait: · 3–"), want: ` · 2–`, restore: k("q")},
-	{ctxHelp, "k"}:      {pre: k("j", "j", "wait: · 3–"), want: ` · 2–`, restore: k("q")},
-	{ctxHelp, "down"}:   {want: ` · 2–`, restore: k("q")},
-	{ctxHelp, "j"}:      {want: ` · 2–`, restore: k("q")},
-	{ctxHelp, "pgup"}:   {pre: k("NPage", "wait: · [1-9]\\d+–"), want: ` · 1–`, restore: k("q")},
-	{ctxHelp, "pgdown"}: {want: ` · [1-9]\d+–\d+ of`, restore: k("q")},
-	{ctxHelp, "space"}:  {want: ` · [1-9]\d+–\d+ of`, restore: k("q")},
-	{ctxHelp, "esc"}:    {gone: `Keys — `},
-	{ctxHelp, "q"}:      {gone: `Keys — `},
-	{ctxHelp, "?"}:      {gone: `Keys — `},
-	{ctxHelp, "enter"}:  {gone: `Keys — `},
-
-	// The pane numbers (prefix #): a digit focuses that pane; anything
-	// else hides them and then does what it does (2 goes to the input).
-	{ctxNumbers, "digit"}: {press: k("2"), want: `▶ 2 Bob`},
-	{ctxNumbers, "esc"}:   {post: k("2"), want: `(?m)^› 2\s*$`},
-	{ctxNumbers, "any"}:   {press: k("x"), want: `(?m)^› x\s*$`},
-
-	// The attachments above the input line: walk-a.txt, walk-b.txt, the
-	// last selected; x removes the selected one.
-	{ctxChips, "left"}:      {post: k("x"), gone: `\[walk-a\.txt`},
-	{ctxChips, "h"}:         {post: k("x"), gone: `\[walk-a\.txt`},
-	{ctxChips, "right"}:     {pre: k("Left"), post: k("x"), gone: `\[walk-b\.txt`},
-	{ctxChips, "l"}:         {pre: k("Left"), post: k("x"), gone: `\[walk-b\.txt`},
-	{ctxChips, "x"}:         {gone: `\[walk-b\.txt`},
-	{ctxChips, "delete"}:    {gone: `\[walk-b\.txt`},
-	{ctxChips, "backspace"}: {gone: `\[walk-b\.txt`},
-	{ctxChips, "esc"}:       {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
-	{ctxChips, "enter"}:     {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
-	{ctxChips, "i"}:         {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
-
-	// The file picker, in the folder of walk-a.txt and walk-b.txt.
-	{ctxPicker, "esc"}: {gone: `Attach a file — `},
-	{ctxPicker, "q"}:   {gone: `Attach a file — `},
-	{ctxPicker, "any"}: {press: k("j"), want: `▶\s+\S+\s+walk-b\.txt`},
+// walkTables is the walkthrough's data: how to reach and leave each
+// context, the way home, and each key's expected outcome.
+type walkTables struct {
+	reach, restore map[keyCtx][]string
+	home           []string
+	expect         map[walkKey]walkExpect
 }
 
 // Walkthrough is every key of the binding table with its expected outcome,
 // in the table's order, with the prefix ctrl+b (tmux's C-b). A key with no
 // entry comes as WalkMissing, which fails the walkthrough.
 func Walkthrough() []WalkStep {
+	w := walkthrough()
 	var out []WalkStep
 	for _, c := range ctxOrder {
 		for _, b := range bindings {
@@ -383,13 +391,13 @@ func Walkthrough() []WalkStep {
 				continue
 			}
 			for _, key := range b.keys {
-				e, ok := walkthrough[walkKey{c, key}]
+				e, ok := w.expect[walkKey{c, key}]
 				if !ok {
 					e = walkExpect{kind: WalkMissing, why: "no walkthrough entry (tui/walkthrough.go)"}
 				}
-				s := WalkStep{Context: ctxTitles[c], Key: key, Help: b.help, Reach: walkReach[c], Pre: e.pre, Press: e.press,
+				s := WalkStep{Context: ctxTitles[c], Key: key, Help: b.help, Reach: w.reach[c], Pre: e.pre, Press: e.press,
 					Post: e.post, Kind: e.kind, Want: e.want, Gone: e.gone, Clip: e.clip, Seat: e.seat, Marker: e.marker,
-					Restore: append(append(append([]string(nil), e.restore...), walkRestore[c]...), walkHome...), Why: e.why}
+					Restore: append(append(append([]string(nil), e.restore...), w.restore[c]...), w.home...), Why: e.why}
 				if e.reach != nil {
 					s.Reach = e.reach
 				}

@@ -13,12 +13,12 @@ func TestWalkthroughCoversTheTable(t *testing.T) {
 	for _, b := range bindings {
 		for _, key := range b.keys {
 			inTable[walkKey{b.ctx, key}] = true
-			if _, ok := walkthrough[walkKey{b.ctx, key}]; !ok {
+			if _, ok := walkthrough().expect[walkKey{b.ctx, key}]; !ok {
 				t.Errorf("%s: key %q has no walkthrough entry (tui/walkthrough.go)", ctxTitles[b.ctx], key)
 			}
 		}
 	}
-	for wk := range walkthrough {
+	for wk := range walkthrough().expect {
 		if !inTable[wk] {
 			t.Errorf("walkthrough entry %s %q names no key of the table", ctxTitles[wk.ctx], wk.key)
 		}
