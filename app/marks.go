@@ -37,6 +37,9 @@ const (
 // go first).
 const deliveryPosts = 1000
 
+// DeliveryPosts is deliveryPosts for a screen, which keeps as many.
+const DeliveryPosts = deliveryPosts
+
 // deliveries are the marks shown: topic → message id → account → mark.
 type deliveries struct {
 	mu     sync.Mutex

@@ -38,6 +38,12 @@ func (r *roomState) putMark(d app.Delivery) {
 	if per == nil {
 		per = map[string]app.Delivery{}
 		r.marks[d.MessageID] = per
+		r.markOrder = append(r.markOrder, d.MessageID)
+		if len(r.markOrder) > app.DeliveryPosts { // as the app forgets them
+			delete(r.marks, r.markOrder[0])
+			r.markOrder[0] = ""
+			r.markOrder = r.markOrder[1:]
+		}
 	}
 	per[d.Account] = d
 }

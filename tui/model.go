@@ -582,6 +582,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			m.status = "reading the log: " + msg.err.Error()
 			rs.loaded = true
+			rs.hasMore = false // not read again at every message
 			return nil
 		}
 		before := m.roomSelLines(msg.topic)
@@ -664,6 +665,7 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 				all, _ := m.roomLines()
 				rs.offset += len(all) - before
 			}
+			m.keepWindow(rs)
 		}
 		return tea.Batch(cmd, m.notePersonMention(ev))
 	case app.RoomRoster:
@@ -970,6 +972,7 @@ func (m *model) postResult(msg postResultMsg) tea.Cmd {
 		n := 0
 		if rs != nil {
 			n = rs.addMissed(msg.out.Missed)
+			m.keepWindow(rs)
 		}
 		m.restore(msg.text)
 		m.restoreChips(msg.atts, msg.chips)

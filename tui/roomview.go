@@ -9,6 +9,7 @@ package tui
 // wire.Visible.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,12 +18,32 @@ import (
 	"pullcept/room/wire"
 )
 
+// The room's window (issue 32 finding 5): a screen keeps the newest
+// roomKeep posts of a room, and of them at most roomKeepBytes of content,
+// plus whatever the person scrolled, moved the cursor or selected back to.
+// Older posts leave memory as live posts come in (keepWindow) and come back
+// from the topic's log a page at a time when the view reaches the top, as
+// on a screen that just opened the topic. roomKeep is twenty screens of
+// one-line posts and the posts whose delivery marks the app keeps
+// (app.DeliveryPosts); roomKeepBytes holds 16 posts of the room's largest
+// (room.MaxContentBytes). The window is cut once it is a quarter over, so
+// the lines drawn again after a cut cost about four per post.
+const (
+	roomKeep      = 1000
+	roomKeepBytes = 4 << 20
+)
+
 // roomState is what the screen keeps of one topic's room.
 type roomState struct {
 	topic string
 	posts []wire.Post // oldest first
-	seen  map[string]bool
-	mcp   map[string]bool // ids delivered live with role mcp
+	// bytes is the posts' content, counted against roomKeepBytes.
+	bytes int
+	// foldBefore counts the posts of posts[0]'s fold that the window let
+	// go: its header still counts them.
+	foldBefore int
+	seen       map[string]bool
+	mcp        map[string]bool // ids delivered live with role mcp
 	// own are the ids the person at this screen said (the event's Own, or
 	// the answer to the person's post); others are the other ids delivered
 	// live. A post known neither way (an older page) is the person's when it
@@ -32,8 +53,10 @@ type roomState struct {
 	others map[string]bool
 	roster []app.Participant
 	// marks are the posts' delivery marks: message id -> account ->
-	// mark (marks.go).
-	marks map[string]map[string]app.Delivery
+	// mark (marks.go); markOrder their ids, oldest first, at most
+	// app.DeliveryPosts as the app keeps.
+	marks     map[string]map[string]app.Delivery
+	markOrder []string
 
 	loaded  bool // the first page arrived (or the topic is new)
 	loading bool
@@ -61,6 +84,13 @@ type roomState struct {
 	cacheDay           string
 	appended           bool
 	cacheFrom, cacheAt int
+	// cacheHead >= 0: cacheFrom is a post within an open fold that begins
+	// at post cacheGroup, its header at line cacheHead (draw's drawAt).
+	cacheGroup, cacheHead int
+	// prepended is how many posts a page put before the cached ones: only
+	// they are drawn, not the whole room again (a room paged back post
+	// by post would cost n²).
+	prepended int
 }
 
 // roomLine is one drawn line; fold is the fold's key on a fold header,
@@ -73,7 +103,7 @@ type roomLine struct {
 
 func newRoomState(topic string) *roomState {
 	return &roomState{topic: topic, seen: map[string]bool{}, mcp: map[string]bool{}, own: map[string]bool{}, others: map[string]bool{}, expanded: map[string]bool{},
-		marks: map[string]map[string]app.Delivery{}}
+		marks: map[string]map[string]app.Delivery{}, cacheHead: -1}
 }
 
 func (r *roomState) invalidate() { r.cacheOK = false }
@@ -95,6 +125,7 @@ func (r *roomState) addLive(p wire.Post, role string, own bool) bool {
 	}
 	r.seen[p.MessageID] = true
 	r.posts = append(r.posts, p)
+	r.bytes += len(p.Content)
 	r.watermark = p.MessageID
 	r.appended = true
 	return true
@@ -110,6 +141,7 @@ func (r *roomState) addMissed(ps []wire.Post) int {
 		}
 		r.seen[p.MessageID] = true
 		r.posts = append(r.posts, p)
+		r.bytes += len(p.Content)
 		n++
 	}
 	if len(ps) > 0 {
@@ -126,7 +158,14 @@ func (r *roomState) addOlder(ps []wire.Post, hasMore bool) {
 		if !r.seen[p.MessageID] {
 			r.seen[p.MessageID] = true
 			add = append(add, p)
+			r.bytes += len(p.Content)
 		}
+	}
+	if r.foldBefore > 0 && len(add) > 0 && len(r.posts) > 0 {
+		// The fold's posts come back: its key (its first post) moves to
+		// the oldest of them read.
+		r.renameFold(r.posts[0].MessageID, add[max(len(add)-r.foldBefore, 0)].MessageID)
+		r.foldBefore = max(r.foldBefore-len(add), 0)
 	}
 	r.posts = append(add, r.posts...)
 	if r.watermark == "" && len(r.posts) > 0 {
@@ -134,7 +173,166 @@ func (r *roomState) addOlder(ps []wire.Post, hasMore bool) {
 	}
 	r.hasMore = hasMore
 	r.loaded = true
-	r.invalidate()
+	r.prepended += len(add)
+}
+
+// renameFold moves what is kept by a fold's key (its first post) to a new
+// first post: whether it is open, and the post cursor on its header.
+func (r *roomState) renameFold(from, to string) {
+	if from == to {
+		return
+	}
+	if r.expanded[from] {
+		r.expanded[to] = true
+	}
+	delete(r.expanded, from)
+	if r.cursor.fold == from {
+		r.cursor.fold = to
+	}
+}
+
+// over reports whether the room holds a quarter more than its window.
+func (r *roomState) over() bool {
+	return len(r.posts) > roomKeep+roomKeep/4 || r.bytes > roomKeepBytes+roomKeepBytes/4
+}
+
+// windowCut is how many of the oldest posts fall outside the window: past
+// the newest roomKeep, or past roomKeepBytes of content (the newest post
+// always stays).
+func (r *roomState) windowCut() int {
+	cut := max(len(r.posts)-roomKeep, 0)
+	b := 0
+	for i := len(r.posts) - 1; i > cut; i-- {
+		b += len(r.posts[i].Content)
+		if b > roomKeepBytes {
+			return i + 1
+		}
+	}
+	return cut
+}
+
+// keepAt is the oldest post that must stay for the drawn line l to stay
+// drawn: its post; on a fold's header, the fold's first post when it is
+// open, else its last (the header stays and still counts the others).
+func (r *roomState) keepAt(l roomLine, c roomCtx) int {
+	id := l.post
+	if id == "" {
+		id = l.fold
+	}
+	lo, hi, ok := r.group(id, c)
+	switch {
+	case !ok:
+		return len(r.posts)
+	case l.fold != "" && !(r.expandAll || r.expanded[l.fold]):
+		return hi - 1
+	case l.fold != "":
+		return lo
+	}
+	return lo + indexOf(r.posts[lo:hi], id)
+}
+
+// drop lets the oldest cut posts go from memory; the log still has them
+// (hasMore). What the screen knew of them only from their delivery goes
+// with them: drawn again from a page, they read as on a screen that just
+// opened the topic.
+func (r *roomState) drop(cut int, c roomCtx) {
+	if cut <= 0 {
+		return
+	}
+	r.cutCache(cut, c)
+	if cut < len(r.posts) {
+		if r.joins(cut, c) {
+			key := r.foldKey(r.posts[cut], c)
+			lo := cut - 1
+			for lo > 0 && r.foldKey(r.posts[lo-1], c) == key {
+				lo--
+			}
+			before := 0
+			if lo == 0 {
+				before = r.foldBefore
+			}
+			r.renameFold(r.posts[lo].MessageID, r.posts[cut].MessageID)
+			r.foldBefore = before + cut - lo
+		} else {
+			r.foldBefore = 0
+		}
+	}
+	for _, p := range r.posts[:cut] {
+		id := p.MessageID
+		delete(r.seen, id)
+		delete(r.mcp, id)
+		delete(r.own, id)
+		delete(r.others, id)
+		delete(r.expanded, id)
+		r.bytes -= len(p.Content)
+	}
+	clear(r.posts[:cut]) // the backing array no longer holds them
+	r.posts = r.posts[cut:]
+	r.hasMore = true
+}
+
+// cutCache takes the lines of the oldest cut posts off the drawn lines;
+// a fold they split is drawn again.
+func (r *roomState) cutCache(cut int, c roomCtx) {
+	if !r.cacheOK || r.prepended > 0 || cut >= len(r.posts) || r.cacheFrom < cut || r.joins(cut, c) ||
+		(r.cacheHead >= 0 && r.cacheGroup < cut) {
+		r.invalidate()
+		return
+	}
+	id := r.posts[cut].MessageID
+	k := slices.IndexFunc(r.cache, func(l roomLine) bool { return l.post == id || l.fold == id })
+	if k < 0 || k > r.cacheAt {
+		r.invalidate()
+		return
+	}
+	r.cache = slices.Clone(r.cache[k:]) // the cut lines' array goes
+	r.cacheFrom -= cut
+	r.cacheAt -= k
+	if r.cacheHead >= 0 {
+		r.cacheGroup -= cut
+		r.cacheHead -= k
+	}
+}
+
+// keepWindow cuts rs to its window after live posts came in, keeping what
+// the person is reading: the lines shown (the offset counts from the
+// bottom, so the view stays still), the post cursor and a selection in
+// the room. Not while a page is being read: it reads before the oldest
+// post, and must join it.
+func (m *model) keepWindow(rs *roomState) {
+	if !rs.over() || rs.loading {
+		return
+	}
+	c := m.roomCtx()
+	cut := rs.windowCut()
+	in := m.lay.Room.Inner()
+	if in.Empty() {
+		if rs.offset > 0 || rs.cursor != (itemKey{}) {
+			return // what the person reads cannot be told: kept
+		}
+	} else {
+		all := rs.lines(in.W, c)
+		if len(all) == 0 {
+			return
+		}
+		rs.view(in.W, in.H, c) // clamps the offset
+		cut = min(cut, rs.keepAt(all[max(len(all)-rs.offset-in.H, 0)], c))
+		if rs.cursor != (itemKey{}) {
+			cut = min(cut, rs.keepAt(roomLine{fold: rs.cursor.fold, post: rs.cursor.post}, c))
+		}
+		if m.sel != nil && m.sel.room && rs == m.cur() {
+			cut = min(cut, rs.keepAt(all[min(max(min(m.sel.anchor, m.sel.cur), 0), len(all)-1)], c))
+		}
+	}
+	if cut <= 0 {
+		return
+	}
+	before := m.roomSelLines(rs.topic)
+	rs.drop(cut, c)
+	if d := before - m.roomSelLines(rs.topic); d > 0 && before > 0 {
+		m.sel.anchor -= d // the lines above the selection went
+		m.sel.cur -= d
+	}
 }
 
 // roomCtx is what drawing needs from outside the room.
@@ -177,16 +375,73 @@ func (r *roomState) foldKey(p wire.Post, c roomCtx) string {
 func (r *roomState) lines(w int, c roomCtx) []roomLine {
 	day := dayKey(c)
 	valid := r.cacheOK && r.cacheW == w && r.cacheDay == day
+	if valid && r.prepended > 0 {
+		// A page of older posts: drawn alone and put before the rest,
+		// unless its newest joins the fold of the post after it.
+		k := r.prepended
+		if k >= len(r.posts) || r.cacheFrom+k > len(r.posts) || r.joins(k, c) {
+			valid = false
+		} else {
+			pre, _ := r.draw(nil, drawAt{head: -1}, k, w, c)
+			r.cache = append(pre, r.cache...)
+			r.cacheFrom += k
+			r.cacheAt += len(pre)
+			if r.cacheHead >= 0 {
+				r.cacheGroup += k
+				r.cacheHead += len(pre)
+			}
+		}
+	}
+	r.prepended = 0
 	if valid && !r.appended {
+		r.cacheOK = true
 		return r.cache
 	}
 	var out []roomLine
-	start := 0
+	at := drawAt{head: -1}
 	if valid && r.cacheFrom <= len(r.posts) && r.cacheAt <= len(r.cache) {
-		out, start = r.cache[:r.cacheAt], r.cacheFrom
+		out = r.cache[:r.cacheAt]
+		at = drawAt{from: r.cacheFrom, at: r.cacheAt, group: r.cacheGroup, head: r.cacheHead}
 	}
-	for i := start; i < len(r.posts); {
-		r.cacheFrom, r.cacheAt = i, len(out)
+	out, at = r.draw(out, at, len(r.posts), w, c)
+	r.cacheFrom, r.cacheAt, r.cacheGroup, r.cacheHead = at.from, at.at, at.group, at.head
+	r.cache, r.cacheW, r.cacheOK, r.cacheDay, r.appended = out, w, true, day, false
+	return out
+}
+
+// joins reports whether posts[k-1] and posts[k] fold together.
+func (r *roomState) joins(k int, c roomCtx) bool {
+	key := r.foldKey(r.posts[k], c)
+	return key != "" && r.foldKey(r.posts[k-1], c) == key
+}
+
+// drawAt is where drawing the room again starts: from post from at line
+// at; when head >= 0 that post is within an open fold that begins at post
+// group, whose header is line head (its count is drawn again).
+type drawAt struct{ from, at, group, head int }
+
+// draw appends to out the lines of posts [at.from, to), which end a group
+// and start one unless at continues an open fold, and says where drawing
+// more at the end starts again: the last group's first post and line, or
+// in an open fold its last post (so a fold that grows post by post costs
+// a post each).
+func (r *roomState) draw(out []roomLine, at drawAt, to, w int, c roomCtx) ([]roomLine, drawAt) {
+	i := at.from
+	last := drawAt{from: i, at: len(out), head: -1}
+	if at.head >= 0 && at.head < len(out) && at.group <= i && i < to {
+		key := r.foldKey(r.posts[at.group], c)
+		j := i
+		for j < to && r.foldKey(r.posts[j], c) == key {
+			j++
+		}
+		out[at.head].text = r.foldHead(at.group, j, c)
+		for ; i < j; i++ {
+			last = drawAt{from: i, at: len(out), group: at.group, head: at.head}
+			out = r.foldedLines(out, r.posts[i], w, c)
+		}
+	}
+	for i < to {
+		last = drawAt{from: i, at: len(out), head: -1}
 		p := r.posts[i]
 		key := r.foldKey(p, c)
 		if key == "" {
@@ -195,32 +450,46 @@ func (r *roomState) lines(w int, c roomCtx) []roomLine {
 			continue
 		}
 		j := i
-		for j < len(r.posts) && r.foldKey(r.posts[j], c) == key {
+		for j < to && r.foldKey(r.posts[j], c) == key {
 			j++
 		}
-		id := p.MessageID
-		open := r.expandAll || r.expanded[id]
-		name := p.Speaker
-		if n, ok := c.names[p.Account]; ok && n != "" {
-			name = n
-		}
-		col := fgHex(hueColor(p.Hue, name))
-		mark := "▸"
-		if open {
-			mark = "▾"
-		}
-		head := style(postTime(p.TS, c), "2") + " " + style(mark+" "+wire.OneLine(name)+" "+strconv.Itoa(j-i)+" posts", col, "1")
-		out = append(out, roomLine{text: head, fold: id})
-		if open {
-			for _, q := range r.posts[i:j] {
-				for _, l := range r.postLines(q, w, c) {
-					out = append(out, roomLine{text: "  " + l.text, post: l.post})
-				}
+		head := len(out)
+		out = append(out, roomLine{text: r.foldHead(i, j, c), fold: p.MessageID})
+		if r.expandAll || r.expanded[p.MessageID] {
+			for k := i; k < j; k++ {
+				last = drawAt{from: k, at: len(out), group: i, head: head}
+				out = r.foldedLines(out, r.posts[k], w, c)
 			}
 		}
 		i = j
 	}
-	r.cache, r.cacheW, r.cacheOK, r.cacheDay, r.appended = out, w, true, day, false
+	return out, last
+}
+
+// foldHead is the header of the fold of posts [i, j).
+func (r *roomState) foldHead(i, j int, c roomCtx) string {
+	p := r.posts[i]
+	count := j - i
+	if i == 0 {
+		count += r.foldBefore // let go by the window, still in the fold
+	}
+	name := p.Speaker
+	if n, ok := c.names[p.Account]; ok && n != "" {
+		name = n
+	}
+	col := fgHex(hueColor(p.Hue, name))
+	mark := "▸"
+	if r.expandAll || r.expanded[p.MessageID] {
+		mark = "▾"
+	}
+	return style(postTime(p.TS, c), "2") + " " + style(mark+" "+wire.OneLine(name)+" "+strconv.Itoa(count)+" posts", col, "1")
+}
+
+// foldedLines appends a post's lines within an open fold.
+func (r *roomState) foldedLines(out []roomLine, q wire.Post, w int, c roomCtx) []roomLine {
+	for _, l := range r.postLines(q, w, c) {
+		out = append(out, roomLine{text: "  " + l.text, post: l.post})
+	}
 	return out
 }
 
