@@ -205,7 +205,7 @@ func (r *roomState) windowCut() int {
 	for i := len(r.posts) - 1; i > cut; i-- {
 		b += len(r.posts[i].Content)
 		if b > roomKeepBytes {
-			return i + 1
+			return min(i+1, len(r.posts)-1)
 		}
 	}
 	return cut

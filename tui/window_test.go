@@ -288,3 +288,26 @@ func BenchmarkRoomHeap(b *testing.B) {
 		sub.Close()
 	}
 }
+
+// TestRoomWindowBoundsBytes: large posts are bounded by their content too:
+// 30 posts of 200 KB leave at most roomKeepBytes (and a quarter) held.
+func TestRoomWindowBoundsBytes(t *testing.T) {
+	hs := newHarness(t, nil, 100, 30)
+	last := ""
+	for i := range 30 {
+		out, err := hs.eng.PostAsPerson(hs.m.topic, fmt.Sprintf("big %d ", i)+strings.Repeat("y", 200<<10), last)
+		if err != nil || !out.Delivered {
+			t.Fatalf("post %d: %v", i, err)
+		}
+		last = out.Post.MessageID
+		hs.pump()
+	}
+	rs := hs.m.cur()
+	if rs.bytes > roomKeepBytes+roomKeepBytes/4 || len(rs.posts) >= 30 || !rs.hasMore {
+		t.Fatalf("30 posts of 200 KB: %d held, %d bytes, hasMore %v", len(rs.posts), rs.bytes, rs.hasMore)
+	}
+	if !strings.HasPrefix(rs.posts[len(rs.posts)-1].Content, "big 29 ") {
+		t.Fatal("the newest post went")
+	}
+	sameAsRedrawn(t, hs)
+}
