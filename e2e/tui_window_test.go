@@ -35,8 +35,10 @@ func liveHeapMB(t *testing.T, phome string) (most, n int) {
 // live heap stays under 20 MB (10 MB; main: 32 MB, fails; the issue measured
 // +216 MB resident at 20,000). Home on the real screen still pages back
 // from the log past the window, and y copies a post read back.
+//
+// Not parallel: its 5,000 posts through a race-built server are a load
+// that would slow the screen tests beside it.
 func TestTUIRoomKeepsAWindow(t *testing.T) {
-	t.Parallel()
 	phome := t.TempDir()
 	writeConfig(t, phome, `{"accounts":[]}`)
 	r := startTUI(t, phome, serverEnv(t, "GODEBUG=gctrace=1"), 140, 35, nil)
