@@ -23,11 +23,11 @@ import (
 // plus whatever the person scrolled, moved the cursor or selected back to.
 // Older posts leave memory as live posts come in (keepWindow) and come back
 // from the topic's log a page at a time when the view reaches the top, as
-// on a screen that just opened the topic. roomKeep is twenty screens of
-// one-line posts and the posts whose delivery marks the app keeps
-// (app.DeliveryPosts); roomKeepBytes holds 16 posts of the room's largest
-// (room.MaxContentBytes). The window is cut once it is a quarter over, so
-// the lines drawn again after a cut cost about four per post.
+// on a screen that just opened the topic. roomKeep is 2,000 lines of
+// one-line posts (a header and a body line each: fifty 40-row screens)
+// and the posts whose delivery marks the app keeps (app.DeliveryPosts);
+// roomKeepBytes holds 16 posts of the room's largest (room.MaxContentBytes).
+// The window is cut once it is a quarter over: one cut per 250 posts.
 const (
 	roomKeep      = 1000
 	roomKeepBytes = 4 << 20
