@@ -108,7 +108,10 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 		t.Fatalf("after the clear:\n%s", scr)
 	}
 
-	// An open prompt: nothing is typed into it.
+	// An open prompt: nothing is typed into it. The tool's PreToolUse
+	// comes first, as the CLIs send them: the answer below then leaves the
+	// tool's hold with no moment where nothing holds.
+	s.Activity.Apply(seat.HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t1"})
 	s.Activity.Apply(seat.HookEvent{Event: "PermissionRequest", ToolName: "Bash"})
 	if o, err := a.Post(topic, "second for Lay", ""); err != nil || !o.Delivered {
 		t.Fatalf("%+v %v", o, err)
@@ -120,7 +123,6 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	heldBy(1, seat.HoldByPrompt)
 	// The person answers; the tool goes on: now the release ends it.
 	s.Activity.PersonKeys([]byte("1"))
-	s.Activity.Apply(seat.HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t1"})
 	heldBy(1, seat.HoldByTool)
 	if out := release(); !out.Done || out.Held != 1 {
 		t.Fatalf("release after the answer: %+v", out)
