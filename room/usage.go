@@ -1,6 +1,7 @@
 package room
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -159,5 +160,36 @@ func (e *Engine) RecordUsage(topic, account string, r UsageReport) {
 func (e *Engine) NewLaunch(topic, account string) {
 	if e.usage.NewLaunch(topic, account) {
 		e.broker.publish(Event{Kind: EventUsage, Topic: topic, Account: account})
+	}
+}
+
+// UsageAnswer is a usage request's answer for connection id, without type
+// and request_id: its seat's figures, none yet (no windows, no
+// received_at), or why it has none (no room, no account).
+func (e *Engine) UsageAnswer(id ConnID) wire.UsageResult {
+	u, ok, err := e.UsageFor(id)
+	switch {
+	case err != nil:
+		return wire.UsageResult{Error: err.Error()}
+	case ok:
+		return u.Result()
+	}
+	return wire.UsageResult{}
+}
+
+// UsageWithin is UsageAnswer waited for at most d: a post's answer carries
+// it, read once the outcome is decided, and is not held longer for it
+// (spec 003 #385: 追加の待ちは最大1.5秒). A read that cannot finish in time
+// (a lock held elsewhere) answers an error; it ends on its own later.
+func (e *Engine) UsageWithin(id ConnID, d time.Duration) wire.UsageResult {
+	ch := make(chan wire.UsageResult, 1)
+	go func() { ch <- e.UsageAnswer(id) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case r := <-ch:
+		return r
+	case <-t.C:
+		return wire.UsageResult{Error: fmt.Sprintf("the room could not read it within %v", d)}
 	}
 }

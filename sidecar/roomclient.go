@@ -74,6 +74,11 @@ type roomClient struct {
 	up      chan struct{}   // closed while connected
 	lastErr string          // why the last connection failed or ended
 	roomErr string          // the last error frame the room sent without an id
+	// seated: an identity frame came on this connection; refused: the
+	// error frame that answered its hello instead (another protocol, a
+	// full room), "" for none.
+	seated  bool
+	refused string
 	pending map[string]chan answer
 	onConn  func(up bool)
 	// onIdentity, if set, takes each identity frame (the names the room
@@ -180,6 +185,7 @@ func (c *roomClient) serve(ctx context.Context, conn *websocket.Conn) {
 	c.conn = conn
 	c.lastErr = ""
 	c.roomErr = ""
+	c.seated, c.refused = false, ""
 	close(c.up)
 	c.mu.Unlock()
 	if c.onConn != nil {
@@ -264,6 +270,9 @@ func (c *roomClient) dispatch(data []byte) {
 	case *wire.SessionResult:
 		key = reqKey(f.RequestID)
 	case *wire.Identity:
+		c.mu.Lock()
+		c.seated = true
+		c.mu.Unlock()
 		if c.onIdentity != nil {
 			c.onIdentity(*f)
 		}
@@ -277,6 +286,9 @@ func (c *roomClient) dispatch(data []byte) {
 		default:
 			c.mu.Lock()
 			c.roomErr = f.Error
+			if !c.seated {
+				c.refused = f.Error
+			}
 			c.mu.Unlock()
 			c.log.Warn("the room reported an error", "err", f.Error)
 			return
@@ -307,6 +319,17 @@ func (c *roomClient) setErr(s string) {
 	c.mu.Lock()
 	c.lastErr = s
 	c.mu.Unlock()
+}
+
+// helloRefused is why the room refused this connection's hello, "" when
+// it did not (or seated it since).
+func (c *roomClient) helloRefused() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seated {
+		return ""
+	}
+	return c.refused
 }
 
 // status describes the connection for error messages.

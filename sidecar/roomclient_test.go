@@ -13,9 +13,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -265,26 +267,149 @@ func FuzzDispatch(f *testing.F) {
 	})
 }
 
-// A room that never answers the usage request costs say_to_room at most
-// UsageWait more, and only the block says so: the post stays delivered.
-func TestSayUsageWaitIsBounded(t *testing.T) {
-	old := UsageWait
-	UsageWait = 200 * time.Millisecond
-	t.Cleanup(func() { UsageWait = old })
+// frameLog records the type (and a post's content) of each frame a fake
+// room reads after hello.
+type frameLog struct {
+	mu     sync.Mutex
+	frames []string
+}
+
+func (l *frameLog) add(m map[string]any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f, _ := m["type"].(string)
+	if c, ok := m["content"].(string); ok {
+		f += ":" + c
+	}
+	l.frames = append(l.frames, f)
+}
+
+func (l *frameLog) get() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.frames)
+}
+
+// say_to_room is one round trip (issue 33 point 4): the post's answer
+// carries the seat's usage, the block is built from it, and no usage
+// request follows — delivered or refused by the floor, whose answer stays
+// an error keeping the draft.
+func TestSayIsOneRoundTrip(t *testing.T) {
+	t.Parallel()
+	var log frameLog
+	usage := map[string]any{"five_hour": map[string]any{"used_percentage": 85, "resets_at": "2026-10-10T10:05:00Z", "received_at": "2026-10-10T09:00:00Z"}, "received_at": "2026-10-10T09:00:00Z"}
 	f := newFakeRoom(t, func(c *websocket.Conn, m map[string]any) {
-		if m["type"] == wire.TypePost {
-			c.WriteJSON(wire.PostResult{Type: wire.TypePostResult, MessageID: m["message_id"].(string), Delivered: true})
-		} // usage: no answer
+		log.add(m)
+		switch m["type"] {
+		case wire.TypePost:
+			r := map[string]any{"type": wire.TypePostResult, "message_id": m["message_id"], "delivered": true, "usage": usage}
+			if m["content"] == "late" && m["last_seen"] == nil {
+				r["delivered"] = false
+				r["missed"] = []wire.Post{{MessageID: "m0", Speaker: "Bob", Content: "already said", TS: "2026-10-10T09:30:00Z"}}
+			}
+			c.WriteJSON(r)
+		case wire.TypeUsage: // answered as well: only the count may differ
+			r := map[string]any{"type": wire.TypeUsageResult, "request_id": m["request_id"]}
+			for k, v := range usage {
+				r[k] = v
+			}
+			c.WriteJSON(r)
+		}
 	})
 	_, c := startSidecar(t, baseEnv(f.url()), Options{})
-	start := time.Now()
+	five := "\n  5h: 85% used, resets " + wire.LocalMinute(time.Date(2026, 10, 10, 10, 5, 0, 0, time.UTC), time.Local)
+
 	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
-	took := time.Since(start)
-	if isErr || !strings.HasPrefix(text, DeliveredPrefix) || !strings.Contains(text, "your usage: unknown (could not read it:") {
+	if isErr || !strings.HasPrefix(text, DeliveredPrefix) || !strings.Contains(text, "\nyour usage, as last reported (not live):"+five) {
+		t.Fatalf("delivered: %v %q", isErr, text)
+	}
+	if got := log.get(); !slices.Equal(got, []string{"post:hi"}) {
+		t.Fatalf("frames for one say_to_room: %q, want the post alone", got)
+	}
+
+	text, isErr = call(t, c, ToolSay, map[string]any{"content": "late"})
+	if !isErr || !strings.HasPrefix(text, "Not delivered: nothing was posted") || !strings.Contains(text, "already said") ||
+		!strings.Contains(text, "Your text is kept as a draft") || !strings.Contains(text, "your usage, as last reported (not live):"+five) {
+		t.Fatalf("refused: %v %q", isErr, text)
+	}
+	text, isErr = call(t, c, ToolSay, map[string]any{"last_seen": "m0"}) // the draft, as kept
+	if isErr || !strings.HasPrefix(text, DeliveredPrefix) {
+		t.Fatalf("the draft: %v %q", isErr, text)
+	}
+	if got := log.get(); !slices.Equal(got, []string{"post:hi", "post:late", "post:late"}) {
+		t.Fatalf("frames for three say_to_room calls: %q, want three posts and nothing else", got)
+	}
+}
+
+// The room could not read the usage in time: only the block says so; the
+// post stays delivered and not an error.
+func TestSayUsageUnreadIsOnlyInTheBlock(t *testing.T) {
+	t.Parallel()
+	f := newFakeRoom(t, func(c *websocket.Conn, m map[string]any) {
+		if m["type"] == wire.TypePost {
+			c.WriteJSON(wire.PostResult{Type: wire.TypePostResult, MessageID: m["message_id"].(string), Delivered: true, Usage: &wire.UsageResult{Error: "the room could not read it within 1.5s"}})
+		}
+	})
+	_, c := startSidecar(t, baseEnv(f.url()), Options{})
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	if isErr || !strings.HasPrefix(text, DeliveredPrefix) || !strings.HasSuffix(text, "\nyour usage: unknown (the room could not read it within 1.5s)") {
 		t.Fatalf("say: %v %q", isErr, text)
 	}
-	if took < UsageWait {
+}
+
+// A call that sends no post (here: no content and no draft) still ends
+// with the block, asking for the usage itself; a room that never answers
+// that request costs it at most wire.UsageWait more.
+func TestSayWithoutAPostAsksForUsageBounded(t *testing.T) {
+	old := wire.UsageWait
+	wire.UsageWait = 200 * time.Millisecond
+	t.Cleanup(func() { wire.UsageWait = old })
+	f := newFakeRoom(t, func(*websocket.Conn, map[string]any) {}) // usage: no answer
+	_, c := startSidecar(t, baseEnv(f.url()), Options{})
+	start := time.Now()
+	text, isErr := call(t, c, ToolSay, map[string]any{})
+	took := time.Since(start)
+	if !isErr || !strings.Contains(text, "no draft") || !strings.Contains(text, "your usage: unknown (could not read it:") {
+		t.Fatalf("say: %v %q", isErr, text)
+	}
+	if took < wire.UsageWait {
 		t.Fatalf("answered in %v: the usage request was not waited for", took)
+	}
+}
+
+// Sidecar and room of different protocols (a stale registration): the
+// room refuses the hello with its reason (room/socket), and say_to_room's
+// answer says it, after one frame; the block says the usage is unknown.
+func TestSayAgainstARoomOfAnotherProtocol(t *testing.T) {
+	t.Parallel()
+	var log frameLog
+	old := wire.ProtocolVersion - 1
+	url, _ := roomServer(t, 0, func(c *websocket.Conn) {
+		var h map[string]any
+		if c.ReadJSON(&h) != nil {
+			return
+		}
+		// What the room of the previous protocol answers.
+		c.WriteJSON(wire.ErrorFrame{Type: wire.TypeError, Error: fmt.Sprintf("protocol %v is not spoken here: this room speaks %d (restart the CLI so it launches this pullcept's sidecar)", h["protocol"], old)})
+		for {
+			var m map[string]any
+			if c.ReadJSON(&m) != nil {
+				return
+			}
+			log.add(m)
+			if m["type"] == wire.TypePost {
+				c.WriteJSON(map[string]any{"type": wire.TypePostResult, "message_id": m["message_id"], "delivered": false, "error": "no room: send hello with a room first"})
+			}
+		}
+	})
+	_, c := startSidecar(t, baseEnv(url), Options{})
+	text, isErr := call(t, c, ToolSay, map[string]any{"content": "hi"})
+	want := fmt.Sprintf("protocol %d is not spoken here: this room speaks %d", wire.ProtocolVersion, old)
+	if !isErr || !strings.HasPrefix(text, "Not delivered: no room") || !strings.Contains(text, want) || !strings.Contains(text, "\nyour usage: unknown (") {
+		t.Fatalf("say: %v %q, want the room's reason %q", isErr, text, want)
+	}
+	if got := log.get(); !slices.Equal(got, []string{"post:hi"}) {
+		t.Fatalf("frames: %q, want the post alone", got)
 	}
 }
 

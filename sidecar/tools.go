@@ -189,15 +189,13 @@ func stringArg(args map[string]any, key string) (string, error) {
 }
 
 func (s *Sidecar) handleSay(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	r, err := s.say(ctx, req)
-	if r != nil && err == nil {
-		r = s.withUsage(ctx, r)
-	}
-	return r, err
+	r, answer := s.say(ctx, req)
+	return s.withUsage(ctx, r, answer), nil
 }
 
-// say posts; handleSay adds the seat's own block to whatever it answers.
-func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// say posts; handleSay adds the seat's own block to whatever it answers,
+// from the room's answer to the post (nil when none came).
+func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, *wire.PostResult) {
 	if r := s.ready(); r != nil {
 		return r, nil
 	}
@@ -238,7 +236,11 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 	res := v.(*wire.PostResult)
 	switch {
 	case res.Error != "":
-		return mcp.NewToolResultError("Not delivered: " + res.Error), nil
+		msg := "Not delivered: " + res.Error
+		if why := s.room.helloRefused(); why != "" {
+			msg += " (the room refused this sidecar's hello: " + why + ")"
+		}
+		return mcp.NewToolResultError(msg), res
 	case res.Delivered:
 		s.draftMu.Lock()
 		s.draft = nil
@@ -247,12 +249,12 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		if got == "" {
 			got = id
 		}
-		return mcp.NewToolResultText(DeliveredPrefix + got), nil
+		return mcp.NewToolResultText(DeliveredPrefix + got), res
 	}
 	s.draftMu.Lock()
 	s.draft = &draft{content: content, to: to}
 	s.draftMu.Unlock()
-	return mcp.NewToolResultError(s.refusal(res.Missed, to)), nil
+	return mcp.NewToolResultError(s.refusal(res.Missed, to)), res
 }
 
 // refusal words the floor's refusal so the next move is plain.

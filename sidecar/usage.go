@@ -3,11 +3,14 @@ package sidecar
 // The say_to_room result's own block (spec 003 投稿結果の利用量フィードバック
 // #385): after the delivered/refused text, who the seat is, the time now,
 // and its usage as last reported — each figure with when it was received —
-// read with my_usage's request and wording. Reading it never changes the
-// post's outcome, isError, last_seen or draft.
+// in my_usage's wording. The figures come with the post's answer (the room
+// reads them after the outcome); only a call that got no answer asks for
+// them with my_usage's request. Reading them never changes the post's
+// outcome, isError, last_seen or draft.
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -18,19 +21,27 @@ import (
 	"pullcept/room/wire"
 )
 
-// UsageWait bounds the extra wait the block may add to a result.
-var UsageWait = 1500 * time.Millisecond
-
 // withUsage appends the block to r's text (r's isError stays as it is).
-func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult) *mcp.CallToolResult {
-	return appendText(r, s.usageBlock(ctx))
+// answer is the post's answer, nil when none came (nothing was sent, or
+// the room did not answer): then the figures are asked for.
+func (s *Sidecar) withUsage(ctx context.Context, r *mcp.CallToolResult, answer *wire.PostResult) *mcp.CallToolResult {
+	var res *wire.UsageResult
+	var err error
+	switch {
+	case answer == nil:
+		res, err = s.readUsage(ctx)
+	case answer.Usage == nil:
+		err = errors.New("the room's answer carried none")
+	default:
+		res = answer.Usage
+	}
+	return appendText(r, s.usageBlock(res, err))
 }
 
 // usageBlock is the block itself; the time is computed at each call.
-func (s *Sidecar) usageBlock(ctx context.Context) string {
+func (s *Sidecar) usageBlock(res *wire.UsageResult, err error) string {
 	var b strings.Builder
 	b.WriteString("— " + s.self().selfText())
-	res, err := s.readUsage(ctx)
 	now := s.now()
 	fmt.Fprintf(&b, "\nnow: %s", wire.LocalMinute(now, s.loc))
 	switch {
@@ -67,12 +78,12 @@ func (s *Sidecar) usageBlock(ctx context.Context) string {
 }
 
 // readUsage asks the room for this seat's figures, waiting at most
-// UsageWait.
+// wire.UsageWait.
 func (s *Sidecar) readUsage(ctx context.Context) (*wire.UsageResult, error) {
 	if s.room == nil {
 		return nil, fmt.Errorf("not connected to the room")
 	}
-	ctx, cancel := context.WithTimeout(ctx, UsageWait)
+	ctx, cancel := context.WithTimeout(ctx, wire.UsageWait)
 	defer cancel()
 	id := ids.Random()
 	v, err := s.room.request(ctx, reqKey(id), wire.UsageFrame{Type: wire.TypeUsage, RequestID: id})

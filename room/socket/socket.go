@@ -652,7 +652,12 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 		return helloSeated{}
 	case *wire.PostFrame:
 		o, err := s.engine.PostFromConn(id, *f)
-		return PostResult(f.MessageID, o, err)
+		r := PostResult(f.MessageID, o, err)
+		// The seat's usage rides on the answer, read after the outcome
+		// (spec 003 #385), so say_to_room needs no second round trip.
+		u := s.engine.UsageWithin(id, wire.UsageWait)
+		r.Usage = &u
+		return r
 	case *wire.HistoryFrame:
 		posts, more, err := s.engine.History(id, f.Limit, f.Before)
 		if err != nil {
@@ -660,16 +665,8 @@ func (s *Server) handle(id room.ConnID, data []byte) any {
 		}
 		return wire.HistoryResult{Type: wire.TypeHistoryResult, RequestID: f.RequestID, Posts: posts, HasMore: more}
 	case *wire.UsageFrame:
-		u, ok, err := s.engine.UsageFor(id)
-		res := wire.UsageResult{Type: wire.TypeUsageResult, RequestID: f.RequestID}
-		switch {
-		case err != nil:
-			res.Error = err.Error()
-		case ok:
-			r := u.Result()
-			r.Type, r.RequestID = res.Type, res.RequestID
-			res = r
-		}
+		res := s.engine.UsageAnswer(id)
+		res.Type, res.RequestID = wire.TypeUsageResult, f.RequestID
 		return res
 	case *wire.SessionListFrame, *wire.SessionStatusFrame, *wire.SessionControlFrame:
 		return s.handleSession(id, f)

@@ -15,8 +15,14 @@ import (
 
 // ProtocolVersion is sent in hello. Bump it when a frame changes shape in a
 // way the other side must notice (the spec's history: 11 = session
-// operations and state queries, #415).
-const ProtocolVersion = 11
+// operations and state queries, #415; 12 = post_result carries the seat's
+// usage, so say_to_room needs no usage request).
+const ProtocolVersion = 12
+
+// UsageWait bounds the wait a post's answer may add for the seat's usage
+// (spec 003 #385: 追加の待ちは最大1.5秒): the room's read of it after the
+// outcome, or the sidecar's usage request when no answer brought it.
+var UsageWait = 1500 * time.Millisecond
 
 // Frame types.
 const (
@@ -100,12 +106,16 @@ type Post struct {
 // PostResult answers a post, to the connection that sent it only.
 // Error is set when the post was not judged at all (no room, a body that
 // is only mentions, a malformed post); Missed when the floor refused it.
+// Usage is the seat's usage as a usage request answers it (without type
+// and request_id), read after the outcome was decided (spec 003 #385);
+// its error says why it could not be read.
 type PostResult struct {
-	Type      string `json:"type"`
-	MessageID string `json:"message_id"`
-	Delivered bool   `json:"delivered"`
-	Missed    []Post `json:"missed,omitempty"`
-	Error     string `json:"error,omitempty"`
+	Type      string       `json:"type"`
+	MessageID string       `json:"message_id"`
+	Delivered bool         `json:"delivered"`
+	Missed    []Post       `json:"missed,omitempty"`
+	Error     string       `json:"error,omitempty"`
+	Usage     *UsageResult `json:"usage,omitempty"`
 }
 
 // HistoryFrame asks for a page of the caller's topic, oldest first.
@@ -147,10 +157,11 @@ type ContextUse struct {
 
 // UsageResult answers a usage request. A figure that was never reported is
 // omitted; nothing received yet omits received_at too. Every figure has
-// its own received time (spec 003 #385: 各値の受信時刻).
+// its own received time (spec 003 #385: 各値の受信時刻). As a post_result's
+// usage it has no type and no request_id.
 type UsageResult struct {
-	Type            string      `json:"type"`
-	RequestID       string      `json:"request_id"`
+	Type            string      `json:"type,omitempty"`
+	RequestID       string      `json:"request_id,omitempty"`
 	FiveHour        *Window     `json:"five_hour,omitempty"`
 	SevenDay        *Window     `json:"seven_day,omitempty"`
 	Context         *ContextUse `json:"context,omitempty"`

@@ -94,12 +94,33 @@ func TestDecode(t *testing.T) {
 func TestHelloOmitsUndeclared(t *testing.T) {
 	t.Parallel()
 	b, _ := json.Marshal(Hello{Type: TypeHello, Protocol: ProtocolVersion, Name: "Lin", Room: "t"})
-	if string(b) != `{"type":"hello","protocol":11,"name":"Lin","room":"t"}` {
+	if string(b) != `{"type":"hello","protocol":12,"name":"Lin","room":"t"}` {
 		t.Fatal(string(b))
 	}
 	zero := 0
 	b, _ = json.Marshal(Hello{Type: TypeHello, Protocol: ProtocolVersion, Name: "Lin", Room: "t", Hue: &zero, AccountID: "a"})
 	if !strings.Contains(string(b), `"hue":0`) || !strings.Contains(string(b), `"account_id":"a"`) {
+		t.Fatal(string(b))
+	}
+}
+
+// Protocol 12: a post_result carries the usage as a usage_result gives it,
+// without the frame's keys; usage_result itself keeps its shape.
+func TestPostResultCarriesUsage(t *testing.T) {
+	t.Parallel()
+	u := UsageResult{FiveHour: &Window{UsedPercentage: 85, ReceivedAt: "2026-10-10T09:00:00Z"}, ReceivedAt: "2026-10-10T09:00:00Z"}
+	b, _ := json.Marshal(PostResult{Type: TypePostResult, MessageID: "m", Delivered: true, Usage: &u})
+	want := `{"type":"post_result","message_id":"m","delivered":true,"usage":{"five_hour":{"used_percentage":85,"received_at":"2026-10-10T09:00:00Z"},"received_at":"2026-10-10T09:00:00Z"}}`
+	if string(b) != want {
+		t.Fatalf("post_result\n got %s\nwant %s", b, want)
+	}
+	_, v, err := Decode(b)
+	if err != nil || v.(*PostResult).Usage.FiveHour.UsedPercentage != 85 {
+		t.Fatalf("decoded %+v %v", v, err)
+	}
+	u.Type, u.RequestID = TypeUsageResult, "r"
+	b, _ = json.Marshal(u)
+	if !strings.HasPrefix(string(b), `{"type":"usage_result","request_id":"r","five_hour":`) {
 		t.Fatal(string(b))
 	}
 }
