@@ -78,14 +78,15 @@ func walkthrough(t *testing.T, w, h int) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build scriptcli: %v\n%s", err, out)
 	}
-	// Ann and Cid run cat; Bob the scripted CLI, which joins the room.
+	// Ann runs cat; Bob and Cid the scripted CLI, which joins the room and
+	// answers the person's posts only (not each other's answers).
 	var accounts []map[string]any
 	for _, n := range append(slices.Clone(walkSeats), "Dan") { // Dan: no seat in walk
 		id, prog := strings.ToLower(n), "cat"
-		if n == "Bob" {
+		if n == "Bob" || n == "Cid" {
 			prog = shellQuote(cli)
 		}
-		accounts = append(accounts, map[string]any{"id": id, "name": n, "kind": "cli", "env": map[string]string{"SCRIPTCLI_MCP_AT_START": "1"},
+		accounts = append(accounts, map[string]any{"id": id, "name": n, "kind": "cli", "env": map[string]string{"SCRIPTCLI_MCP_AT_START": "1", "SCRIPTCLI_ANSWER": "admin"},
 			"command": "sh -c " + shellQuote("echo $$ >>"+shellQuote(filepath.Join(wk.pids, id))+"; seq -f line-%g 300; exec "+prog)})
 	}
 	data, _ := json.Marshal(map[string]any{"accounts": accounts})
@@ -134,7 +135,7 @@ func (wk *walk) setup(w, h int) {
 		"text:hello room", "Enter", "wait:(?m)^› say something",
 		"paste:'"+filepath.Join(wk.drops, "walk-a.txt")+"'", "wait:\\[walk-a\\.txt", "text:see the file", "Enter", "wait:📎 walk-a.txt")
 	// The seats, started from the participants (Master, Ann, Bob, Cid).
-	wk.send("C-b", "a", "wait:▶ Participants", "j", "s", "wait:● Ann +running", "j", "s", "wait:● Bob +in room", "j", "s", "wait:● Cid +running", "C-b", "i")
+	wk.send("C-b", "a", "wait:▶ Participants", "j", "s", "wait:● Ann +running", "j", "s", "wait:● Bob +in room", "j", "s", "wait:● Cid +in room", "C-b", "i")
 	for _, s := range []string{"ann", "bob", "cid"} {
 		wk.until(s+"'s process", func() bool { return processAlive(wk.seatPID(s)) })
 	}

@@ -8,9 +8,9 @@ package tui
 //
 // The scene every step starts from (the e2e test sets it up): the person
 // is Master; the topic on screen is "walk", between "third" (newer) and
-// "other" (older) in the list; cli seats Ann (pane 1) and Cid (pane 3) run
-// `cat`, Bob (pane 2) the test's scripted CLI, which joins the room (so
-// the @ candidates are Bob alone) and answers every post; each printed
+// "other" (older) in the list; cli seat Ann (pane 1) runs `cat`, Bob (pane 2)
+// and Cid (pane 3) the test's scripted CLI, which joins the room (so the @
+// candidates are Bob and Cid) and answers the person's posts; each printed
 // line-1 … line-300 first; Dan (cat too) has no seat in walk; the MCP
 // server "hook" is in mcp-servers.json; the room holds, oldest first, "walk
 // topic", a post of 60 lines, "hello room" and a post with the attachment
@@ -94,11 +94,6 @@ type walkExpect struct {
 // k is a list of keys.
 func k(keys ...string) []string { return keys }
 
-// walkCandidates is why moving between the @ candidates is not checked.
-const walkCandidates = "needs two participants that joined the room: the walkthrough's room has one (Bob). " +
-	"Two scripted CLIs in one room answer each other's answers without end (every post reaches every seat), " +
-	"so Ann and Cid run cat, which never joins"
-
 // walkDropDir stands for the folder of walk-a.txt and walk-b.txt in
 // "paste:" keys; the e2e test puts the real folder in its place.
 const walkDropDir = "{drops}"
@@ -120,7 +115,7 @@ var walkthrough = sync.OnceValue(func() walkTables {
 	walkReach := map[keyCtx][]string{
 		ctxPrefix:     nil,
 		ctxInput:      nil,
-		ctxCandidates: k("text:@", "wait:@Bob"),
+		ctxCandidates: k("text:@", "wait:@Bob", "wait:@Cid"),
 		ctxTopics:     k("C-b", "w", "wait:▶ Topics"),
 		ctxRoom:       k("C-b", "r", "wait:▶ Room"),
 		ctxParts:      k("C-b", "a", "wait:▶ Participants", "k", "k", "k", "k", "k", "k"),
@@ -229,11 +224,11 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		{ctxInput, "tab"}:    {want: `▶ Room`},
 		{ctxInput, "text"}:   {press: k("text:hi there"), want: `(?m)^› hi there\s*$`},
 
-		// The @ candidates: Bob alone (see walkCandidates).
-		{ctxCandidates, "up"}:     {kind: WalkUnchecked, why: walkCandidates},
-		{ctxCandidates, "ctrl+p"}: {kind: WalkUnchecked, why: walkCandidates},
-		{ctxCandidates, "down"}:   {kind: WalkUnchecked, why: walkCandidates},
-		{ctxCandidates, "ctrl+n"}: {kind: WalkUnchecked, why: walkCandidates},
+		// The @ candidates: Bob, then Cid; Enter puts the selected one in.
+		{ctxCandidates, "up"}:     {pre: k("Down"), post: k("Enter"), want: `(?m)^› @Bob\s*$`},
+		{ctxCandidates, "ctrl+p"}: {pre: k("Down"), post: k("Enter"), want: `(?m)^› @Bob\s*$`},
+		{ctxCandidates, "down"}:   {post: k("Enter"), want: `(?m)^› @Cid\s*$`},
+		{ctxCandidates, "ctrl+n"}: {post: k("Enter"), want: `(?m)^› @Cid\s*$`},
 		{ctxCandidates, "enter"}:  {want: `(?m)^› @Bob\s*$`},
 		{ctxCandidates, "tab"}:    {want: `(?m)^› @Bob\s*$`},
 		{ctxCandidates, "esc"}:    {gone: `@Bob`},

@@ -23,6 +23,9 @@
 // sidecar before any post arrives); without it the server starts at the
 // first tagged input.
 //
+// SCRIPTCLI_ANSWER=admin makes it answer only the person's posts (tag role
+// admin): two of them in one room then do not answer each other's answers.
+//
 // SCRIPTCLI_DSR=1 makes it ask for the cursor position (ESC[6n) at start.
 //
 // `scriptcli fake-mcp` is instead a tiny MCP server with a say_to_room tool
@@ -203,9 +206,13 @@ func (s *speaker) submit(input string) {
 	tagJSON, body, _ := strings.Cut(rest, "\n")
 	var tag struct {
 		MessageID string `json:"message_id"`
+		Role      string `json:"role"`
 	}
 	if err := json.Unmarshal([]byte(tagJSON), &tag); err != nil {
 		s.rec.log("said %q", "bad tag: "+err.Error())
+		return
+	}
+	if only := os.Getenv("SCRIPTCLI_ANSWER"); only != "" && tag.Role != only {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
