@@ -4,6 +4,7 @@
 package uv
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,6 +20,16 @@ type conInputReader struct {
 	conin        windows.Handle
 	originalMode uint32
 	newMode      uint32
+
+	// eventMu guards the cancel event's lifetime. Close must not free the
+	// handle while a reader still waits on it: Windows reuses handle numbers
+	// quickly, so the wait could land on an unrelated object. The last of
+	// Close and the waiting readers frees it.
+	eventMu     sync.Mutex
+	cancelEvent windows.Handle
+	waiters     int
+	closed      bool
+	eventFreed  bool
 }
 
 var _ cancelreader.CancelReader = &conInputReader{}
@@ -60,8 +71,16 @@ func NewCancelReader(r io.Reader) (cancelreader.CancelReader, error) {
 		return nil, fmt.Errorf("failed to prepare console input: %w", err)
 	}
 
+	// Manual reset, so the event stays signaled once canceled.
+	cancelEvent, err := windows.CreateEvent(nil, 1, 0, nil)
+	if err != nil {
+		_ = windows.SetConsoleMode(conin, originalMode)
+		return nil, fmt.Errorf("create cancel event: %w", err)
+	}
+
 	return &conInputReader{
 		conin:        conin,
+		cancelEvent:  cancelEvent,
 		originalMode: originalMode,
 		newMode:      newMode,
 	}, nil
@@ -70,20 +89,77 @@ func NewCancelReader(r io.Reader) (cancelreader.CancelReader, error) {
 // Cancel implements cancelreader.CancelReader.
 func (r *conInputReader) Cancel() bool {
 	r.setCanceled()
+	r.eventMu.Lock()
+	if !r.eventFreed {
+		_ = windows.SetEvent(r.cancelEvent)
+	}
+	r.eventMu.Unlock()
 
 	return windows.CancelIoEx(r.conin, nil) == nil || windows.CancelIo(r.conin) == nil
 }
 
-// Close implements cancelreader.CancelReader.
+// Close implements cancelreader.CancelReader. It is safe to call more than
+// once, and with a reader still waiting for input.
 func (r *conInputReader) Close() error {
+	r.setCanceled()
+
+	r.eventMu.Lock()
+	if r.closed {
+		r.eventMu.Unlock()
+		return nil
+	}
+	r.closed = true
+	// Wake a reader that may still wait on the cancel event. Close can be
+	// called without Cancel.
+	_ = windows.SetEvent(r.cancelEvent)
+	// With a reader still waiting, that reader frees the event when it
+	// wakes. Otherwise nothing else holds it.
+	freeNow := r.waiters == 0
+	if freeNow {
+		r.eventFreed = true
+	}
+	r.eventMu.Unlock()
+
+	var errs []error
 	if r.originalMode != 0 {
-		err := windows.SetConsoleMode(r.conin, r.originalMode)
-		if err != nil {
-			return fmt.Errorf("reset console mode: %w", err)
+		if err := windows.SetConsoleMode(r.conin, r.originalMode); err != nil {
+			errs = append(errs, fmt.Errorf("reset console mode: %w", err))
 		}
 	}
 
-	return nil
+	if freeNow {
+		if err := windows.CloseHandle(r.cancelEvent); err != nil {
+			errs = append(errs, fmt.Errorf("close cancel event: %w", err))
+		}
+	}
+
+	return errors.Join(errs...)
+}
+
+// waitForInput blocks until the console has input or the reader is canceled
+// or closed. While it waits, Close leaves the cancel event alone, and if Close
+// ran meanwhile, the wait frees the event on its way out.
+func (r *conInputReader) waitForInput() error {
+	r.eventMu.Lock()
+	if r.closed {
+		r.eventMu.Unlock()
+		return cancelreader.ErrCanceled
+	}
+	r.waiters++
+	event := r.cancelEvent
+	r.eventMu.Unlock()
+
+	_, err := windows.WaitForMultipleObjects([]windows.Handle{r.conin, event}, false, windows.INFINITE)
+
+	r.eventMu.Lock()
+	r.waiters--
+	if r.closed && r.waiters == 0 && !r.eventFreed {
+		r.eventFreed = true
+		_ = windows.CloseHandle(event)
+	}
+	r.eventMu.Unlock()
+
+	return err
 }
 
 // Read implements cancelreader.CancelReader.

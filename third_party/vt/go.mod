@@ -3,8 +3,8 @@ module github.com/charmbracelet/x/vt
 go 1.26.0
 
 require (
-	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4
-	github.com/charmbracelet/x/ansi v0.11.9
+	github.com/charmbracelet/ultraviolet v0.0.0-20261125122737-8ed499892fb4
+	github.com/charmbracelet/x/ansi v0.12.0
 	github.com/charmbracelet/x/exp/ordered v0.1.0
 )
 
