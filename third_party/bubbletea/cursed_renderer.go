@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
@@ -23,6 +26,7 @@ type cursedRenderer struct {
 	lastView      *View
 	env           []string
 	term          string // the terminal type $TERM
+	resumeToken   string // the Program Resume Protocol token, see [View.ProgramResume]
 	width, height int
 	mu            sync.Mutex
 	profile       colorprofile.Profile
@@ -31,11 +35,13 @@ type cursedRenderer struct {
 	hardTabs      bool // whether to use hard tabs to optimize cursor movements
 	backspace     bool // whether to use backspace to optimize cursor movements
 	mapnl         bool
-	syncdUpdates  bool // whether to use synchronized output mode for updates
-	starting      bool // indicates whether the renderer is starting after being stopped
-	pendingErase  bool // an scr.Erase() is pending and hasn't been drained by flush yet
-	noInput       bool // whether input is disabled, in which case keyboard enhancement queries are pointless
-	wrote         bool // PATCH(pullcept): the last flush wrote to the output
+	syncdUpdates  bool   // whether to use synchronized output mode for updates
+	starting      bool   // indicates whether the renderer is starting after being stopped
+	pendingErase  bool   // an scr.Erase() is pending and hasn't been drained by flush yet
+	viewStale     bool   // a resize occurred and we are waiting for render() to supply the new View
+	noInput       bool   // whether input is disabled, in which case keyboard enhancement queries are pointless
+	onQuery       func() // called when a terminal query is written, see [Program.noteQuery]
+	wrote         bool   // PATCH(pullcept): the last flush wrote to the output
 
 	// PATCH(pullcept): the rows of the last view drawn into cellbuf, for
 	// drawing only the rows that change (pullcept_rows.go).
@@ -62,6 +68,7 @@ func newCursedRenderer(w io.Writer, env []string, width, height int) (s *cursedR
 	s.w = w
 	s.env = env
 	s.term = uv.Environ(env).Getenv("TERM")
+	s.resumeToken = uv.Environ(env).Getenv(ansi.ProgramResumeTokenEnv)
 	s.width, s.height = width, height // This needs to happen before [cursedRenderer.reset].
 	s.cellbuf = uv.NewScreenBuffer(s.width, s.height)
 	reset(s)
@@ -123,6 +130,11 @@ func (s *cursedRenderer) start() {
 	// starting the renderer again after it was stopped.
 	s.starting = true
 
+	// close disables Unicode mode; restore it for negotiated grapheme widths.
+	if s.cellbuf.Method == ansi.GraphemeWidth {
+		_, _ = s.scr.WriteString(ansi.SetModeUnicodeCore)
+	}
+
 	if s.lastView == nil {
 		return
 	}
@@ -176,6 +188,10 @@ func (s *cursedRenderer) start() {
 	}
 	if s.lastView.ProgramStatus != nil {
 		setProgramStatus(s, nil, s.lastView.ProgramStatus)
+	}
+	if s.lastView.ProgramResume != nil {
+		// Another program may have replaced the record while we were away.
+		setProgramResume(s, s.lastView.ProgramResume)
 	}
 	if !s.noInput {
 		// Enable modifyOtherKeys and Kitty keyboard protocol.
@@ -268,7 +284,9 @@ func (s *cursedRenderer) close() (err error) {
 		}
 		// Unlike the progress bar, the program status is left in place: done
 		// and error reports should outlive the program, and terminals drop
-		// working and blocked records when the process exits.
+		// working and blocked records when the process exits. So is the
+		// resume command: a closing terminal needs it, and terminals drop it
+		// when the process exits.
 	}
 
 	if s.cellbuf.Method == ansi.GraphemeWidth {
@@ -302,6 +320,14 @@ func (s *cursedRenderer) close() (err error) {
 	return nil
 }
 
+// query writes a terminal query and reports it to onQuery.
+func (s *cursedRenderer) query(seq string) {
+	_, _ = s.scr.WriteString(seq)
+	if s.onQuery != nil {
+		s.onQuery()
+	}
+}
+
 // writeString implements renderer.
 func (s *cursedRenderer) writeString(str string) (int, error) {
 	s.mu.Lock()
@@ -311,10 +337,19 @@ func (s *cursedRenderer) writeString(str string) (int, error) {
 }
 
 // flush implements renderer.
-func (s *cursedRenderer) flush(closing bool) error {
+func (s *cursedRenderer) flush(closing bool) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.wrote = false // PATCH(pullcept)
+
+	return s.flushLocked(closing)
+}
+
+// flushLocked is [cursedRenderer.flush] for callers that hold s.mu.
+func (s *cursedRenderer) flushLocked(closing bool) (bool, error) {
+	if !closing && s.viewStale {
+		return false, nil
+	}
 
 	view := s.view
 	frameArea := uv.Rect(0, 0, s.width, s.height)
@@ -337,14 +372,22 @@ func (s *cursedRenderer) flush(closing bool) error {
 		}
 	}
 
+	// An empty screen buffer has zero width as well as zero height.
+	if frameArea.Dy() == 0 {
+		frameArea.Max.X = 0
+	}
+
 	// Restore tab stops if we have tab optimizations enabled.
 	if s.starting && s.hardTabs {
 		_, _ = s.scr.WriteString(ansi.SetTabEvery8Columns)
 	}
 
-	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && frameArea == s.cellbuf.Bounds() {
+	// Oversized inline frames retain only the rows that fit on the screen.
+	held := frameArea
+	held.Max.Y = min(held.Max.Y, s.height)
+	if !s.starting && !closing && !s.pendingErase && s.lastView != nil && viewEquals(s.lastView, &view) && held == s.cellbuf.Bounds() {
 		// No changes, nothing to do.
-		return nil
+		return false, nil
 	}
 
 	// PATCH(pullcept): only the changed rows are drawn when the cell buffer
@@ -471,7 +514,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		}
 		if !closing {
 			// Request keyboard enhancements when they change
-			_, _ = s.scr.WriteString(ansi.RequestKittyKeyboard)
+			s.query(ansi.RequestKittyKeyboard)
 		}
 	}
 
@@ -500,7 +543,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 		{newColor: view.ForegroundColor, oldColor: lfg, reset: ansi.ResetForegroundColor, setter: ansi.SetForegroundColor},
 		{newColor: view.BackgroundColor, oldColor: lbg, reset: ansi.ResetBackgroundColor, setter: ansi.SetBackgroundColor},
 	} {
-		if c.newColor != c.oldColor {
+		if !colorEqual(c.newColor, c.oldColor) {
 			if c.newColor == nil {
 				// Reset the color if it was set to nil.
 				_, _ = s.scr.WriteString(c.reset)
@@ -548,6 +591,15 @@ func (s *cursedRenderer) flush(closing bool) error {
 		setProgramStatus(s, lps, view.ProgramStatus)
 	}
 
+	// Report how to resume the program if it's changed.
+	var lpr *ProgramResume
+	if s.lastView != nil {
+		lpr = s.lastView.ProgramResume
+	}
+	if !programResumeEquals(lpr, view.ProgramResume) {
+		setProgramResume(s, view.ProgramResume)
+	}
+
 	// Render and queue changes to the screen buffer.
 	if few := byRows && fewRows(rowsDrawn, s.cellbuf.Height()); few { // PATCH(pullcept)
 		s.scr.SetScrollOptim(false)
@@ -575,7 +627,7 @@ func (s *cursedRenderer) flush(closing bool) error {
 	}
 
 	if err := s.scr.Flush(); err != nil {
-		return fmt.Errorf("bubbletea: error flushing screen writer: %w", err)
+		return true, fmt.Errorf("bubbletea: error flushing screen writer: %w", err)
 	}
 
 	// Check if we have any render updates to flush.
@@ -664,13 +716,13 @@ func (s *cursedRenderer) flush(closing bool) error {
 		}
 		s.wrote = true // PATCH(pullcept)
 		if _, err := io.Copy(s.w, &buf); err != nil {
-			return fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
+			return true, fmt.Errorf("bubbletea: error flushing update to the writer: %w", err)
 		}
 	}
 
 	s.lastView = &view
 
-	return nil
+	return true, nil
 }
 
 // render implements renderer.
@@ -678,7 +730,13 @@ func (s *cursedRenderer) render(v View) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	// Keep our own copy of the arguments, so a model that reuses its slice
+	// can't change what we last reported.
+	if pr := v.ProgramResume; pr != nil {
+		v.ProgramResume = &ProgramResume{Args: slices.Clone(pr.Args), Dir: pr.Dir}
+	}
 	s.view = v
+	s.viewStale = false
 }
 
 // reset implements renderer.
@@ -731,6 +789,7 @@ func (s *cursedRenderer) resize(w, h int) {
 	s.width, s.height = w, h
 	s.scr.Resize(s.width, s.height)
 	s.pendingErase = true
+	s.viewStale = true
 	s.mu.Unlock()
 }
 
@@ -742,6 +801,18 @@ func (s *cursedRenderer) clearScreen() {
 	s.scr.MoveTo(0, 0)
 	s.scr.Erase()
 	s.pendingErase = true
+	s.mu.Unlock()
+}
+
+// clearView implements renderer.
+func (s *cursedRenderer) clearView() {
+	s.mu.Lock()
+	// Blank the view content so the next flush writes nothing to the output.
+	// Terminal mode flags such as AltScreen are preserved so that the screen
+	// mode is restored correctly when the program resumes after the subprocess
+	// exits (see close and start). See issue #431.
+	s.view.Content = ""
+	s.view.Cursor = nil
 	s.mu.Unlock()
 }
 
@@ -823,9 +894,31 @@ func (s *cursedRenderer) insertAbove(str string) error {
 		return nil
 	}
 
+	// render only queues the latest view; the frame ticker draws it later, so
+	// a print can arrive before the view the program just returned is on the
+	// terminal. Draw that view first, so the lines go above what is actually
+	// on screen: scrolling with the old frame's geometry can move rows of the
+	// old frame into the scrollback, and a view that leaves the alt screen
+	// hasn't left it yet, so the lines would be printed on the alt screen and
+	// lost. A view that enters the alt screen is left for later: until then,
+	// the lines are still printed on the normal screen, where they persist.
+	if !s.view.AltScreen {
+		if _, err := s.flushLocked(false); err != nil {
+			return fmt.Errorf("bubbletea: error flushing before insert above: %w", err)
+		}
+	}
+
 	var sb strings.Builder
 	w, h := s.cellbuf.Width(), s.cellbuf.Height()
 	_, y := s.scr.Position()
+	// Before the first flush, the cell buffer still has the terminal height
+	// rather than the height of the current inline view.
+	if s.lastView == nil && !s.view.AltScreen {
+		h = uv.NewStyledString(s.view.Content).Height()
+		if y < 0 {
+			y = 0
+		}
+	}
 
 	// We need to scroll the screen up by the number of lines in the queue.
 	sb.WriteByte('\r')
@@ -837,9 +930,14 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	lines := strings.Split(str, "\n")
 	offset := len(lines)
 	for _, line := range lines {
-		lineWidth := ansi.StringWidth(line)
+		// Measure with the active screen buffer's width method: when the
+		// terminal doesn't enable Unicode-core mode the buffer stays on
+		// WcWidth, and grapheme semantics would count a different number of
+		// wrapped lines than the renderer. See
+		// https://github.com/charmbracelet/bubbletea/issues/1802.
+		lineWidth := s.cellbuf.WidthMethod().StringWidth(line)
 		if w > 0 && lineWidth > w {
-			offset += (lineWidth / w)
+			offset += (lineWidth - 1) / w
 		}
 	}
 
@@ -854,8 +952,8 @@ func (s *cursedRenderer) insertAbove(str string) error {
 	sb.WriteString(ansi.CursorUp(up))
 	sb.WriteString(ansi.InsertLine(offset))
 	for _, line := range lines {
-		sb.WriteString(line)
 		sb.WriteString(ansi.EraseLineRight)
+		sb.WriteString(line)
 		sb.WriteString("\r\n")
 	}
 
@@ -929,12 +1027,59 @@ func setProgramStatus(s *cursedRenderer, prev, cur *ProgramStatus) {
 	}
 }
 
+func programResumeEquals(a, b *ProgramResume) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Dir == b.Dir && slices.Equal(a.Args, b.Args)
+}
+
+// setProgramResume reports pr to the terminal. When pr is nil, or can't be
+// reported, the record is cleared so an outdated command isn't resumed.
+// Nothing is sent when the terminal didn't give us a token.
+func setProgramResume(s *cursedRenderer, pr *ProgramResume) {
+	if s.resumeToken == "" {
+		return
+	}
+	pid, now := os.Getpid(), time.Now()
+	var seq string
+	if pr != nil {
+		seq = ansi.SetProgramResume(s.resumeToken, pid, now, *pr)
+	}
+	if seq == "" {
+		seq = ansi.ClearProgramResume(s.resumeToken, pid, now)
+	}
+	_, _ = s.scr.WriteString(seq)
+}
+
+// reportsProgramResume implements renderer.
+func (s *cursedRenderer) reportsProgramResume() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resumeToken != "" && s.lastView != nil && s.lastView.ProgramResume != nil
+}
+
+// colorEqual reports whether two colors are equal. Colors are compared by
+// their RGBA values, which is all the terminal ever sees, rather than with ==,
+// which panics on [color.Color] implementations whose dynamic type is
+// uncomparable (e.g. a struct containing a slice). A nil color stays distinct
+// from any other color so that resetting a color still works.
+func colorEqual(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	ar, ag, ab, aa := a.RGBA()
+	br, bg, bb, ba := b.RGBA()
+	return ar == br && ag == bg && ab == bb && aa == ba
+}
+
 func viewEquals(a, b *View) bool {
 	if a == nil || b == nil {
 		return false
 	}
 
-	if !programStatusEquals(a.ProgramStatus, b.ProgramStatus) {
+	if !programStatusEquals(a.ProgramStatus, b.ProgramStatus) ||
+		!programResumeEquals(a.ProgramResume, b.ProgramResume) {
 		return false
 	}
 
@@ -944,8 +1089,8 @@ func viewEquals(a, b *View) bool {
 		a.ReportFocus != b.ReportFocus ||
 		a.MouseMode != b.MouseMode ||
 		a.WindowTitle != b.WindowTitle ||
-		a.ForegroundColor != b.ForegroundColor ||
-		a.BackgroundColor != b.BackgroundColor ||
+		!colorEqual(a.ForegroundColor, b.ForegroundColor) ||
+		!colorEqual(a.BackgroundColor, b.BackgroundColor) ||
 		a.KeyboardEnhancements != b.KeyboardEnhancements {
 		return false
 	}
@@ -959,7 +1104,7 @@ func viewEquals(a, b *View) bool {
 			a.Cursor.Shape != b.Cursor.Shape ||
 			a.Cursor.Blink != b.Cursor.Blink ||
 			a.Cursor.Hidden != b.Cursor.Hidden || // PATCH(pullcept)
-			a.Cursor.Color != b.Cursor.Color {
+			!colorEqual(a.Cursor.Color, b.Cursor.Color) {
 			return false
 		}
 	}

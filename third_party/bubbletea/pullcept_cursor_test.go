@@ -21,7 +21,7 @@ func TestHiddenCursorIsPlacedNotShown(t *testing.T) {
 	v.AltScreen = true
 	v.Cursor = &Cursor{Position: Position{X: 5, Y: 1}, Hidden: true}
 	r.render(v)
-	if err := r.flush(false); err != nil {
+	if _, err := r.flush(false); err != nil {
 		t.Fatal(err)
 	}
 	if x, y := r.scr.Position(); x != 5 || y != 1 {
@@ -34,7 +34,7 @@ func TestHiddenCursorIsPlacedNotShown(t *testing.T) {
 	out.Reset()
 	v.Cursor = &Cursor{Position: Position{X: 5, Y: 1}}
 	r.render(v)
-	if err := r.flush(false); err != nil {
+	if _, err := r.flush(false); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), ansi.SetModeTextCursorEnable) {

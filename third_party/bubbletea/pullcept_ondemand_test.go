@@ -17,7 +17,7 @@ type countingRenderer struct {
 	flushes atomic.Int64
 }
 
-func (c *countingRenderer) flush(closing bool) error {
+func (c *countingRenderer) flush(closing bool) (bool, error) {
 	c.flushes.Add(1)
 	return c.cursedRenderer.flush(closing)
 }

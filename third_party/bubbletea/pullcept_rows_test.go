@@ -24,7 +24,7 @@ func rowsRenderer(out *bytes.Buffer, w, h int, whole bool) *cursedRenderer {
 
 func frameOf(r *cursedRenderer, content string) {
 	r.render(View{AltScreen: true, Content: content})
-	_ = r.flush(false)
+	_, _ = r.flush(false)
 }
 
 // wholeCells is what a whole draw of content puts in a w x h buffer.

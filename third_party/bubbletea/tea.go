@@ -160,6 +160,23 @@ type View struct {
 	// leaving a working or blocked status behind.
 	ProgramStatus *ProgramStatus
 
+	// ProgramResume when not nil, tells the terminal how to resume the
+	// program after the terminal restarts, using the Program Resume Protocol
+	// (OSC 7577). Support depends on the terminal: one that supports it sets
+	// the OSC7577_TOKEN environment variable (see [EnvMsg]), and nothing is
+	// reported without it. Resuming is a hint the terminal may ignore.
+	//
+	// Changing it sends a new report, and setting it back to nil, or to a
+	// command that can't be reported, clears the record. It is reported again
+	// when the program gets the terminal back after a suspend or [Exec].
+	// While it is set, programs started with [ExecProcess] don't inherit the
+	// token, so they can't take the program's place.
+	//
+	// It is not cleared when the program exits, because a program that exits
+	// as the terminal closes must keep it. When the user quits, leave it nil
+	// in the last view so the terminal doesn't bring the program back.
+	ProgramResume *ProgramResume
+
 	// AltScreen puts the program in the alternate screen buffer
 	// (i.e. the program goes into full window mode). Note that the altscreen will
 	// be automatically exited when the program quits.
@@ -528,8 +545,16 @@ type Program struct {
 
 	msgs         chan Msg
 	errs         chan error
+	writeErr     error // first error writing to the output; guarded by writeErrMu
+	writeErrMu   sync.Mutex
 	finished     chan struct{}
+	runMu        sync.Mutex
 	shutdownOnce sync.Once
+	started      atomic.Bool
+
+	// ranOnce reports whether [Program.Run] has been called before, so its
+	// per-run state can be reinitialized on subsequent runs.
+	ranOnce bool
 
 	profile *colorprofile.Profile // the terminal color profile
 
@@ -545,7 +570,8 @@ type Program struct {
 	// the environment variables for the program, defaults to os.Environ().
 	environ uv.Environ
 	// the program's logger for debugging.
-	logger uv.Logger
+	logger    uv.Logger
+	tracePath string
 
 	// where to read inputs from, this will usually be os.Stdin.
 	input io.Reader
@@ -556,11 +582,13 @@ type Program struct {
 	inputScanner          *uv.TerminalReader
 	readLoopDone          chan struct{}
 
+	// lastQuery is when a terminal query was last written, in Unix
+	// nanoseconds, or 0 once its reply has been read. See
+	// [Program.drainQueryReplies].
+	lastQuery atomic.Int64
+
 	// modes keeps track of terminal modes that have been enabled or disabled.
 	ignoreSignals uint32
-
-	// ticker is the ticker that will be used to write to the renderer.
-	ticker *time.Ticker
 
 	// PATCH(pullcept): with onDemand (WithOnDemandFrames) frames are drawn
 	// on demand instead of on the ticker. frameReq is signalled (never
@@ -580,6 +608,10 @@ type Program struct {
 
 	// rendererDone is used to stop the renderer.
 	rendererDone chan struct{}
+
+	// rendererWake wakes the renderer when it has stopped its ticker because
+	// nothing was changing. See [Program.startRenderer].
+	rendererWake chan struct{}
 
 	// Initial window size. Mainly used for testing.
 	width, height int
@@ -638,7 +670,9 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 		initialModel: model,
 		msgs:         make(chan Msg),
 		errs:         make(chan error, 1),
+		finished:     make(chan struct{}),
 		rendererDone: make(chan struct{}),
+		rendererWake: make(chan struct{}, 1),
 		frameReq:     make(chan struct{}, 1), // PATCH(pullcept)
 	}
 
@@ -673,10 +707,7 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 
 	tracePath, traceOk := os.LookupEnv("TEA_TRACE")
 	if traceOk && len(tracePath) > 0 {
-		// We have a trace filepath.
-		if f, err := os.OpenFile(tracePath, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
-			p.logger = log.New(f, "bubbletea: ", log.LstdFlags|log.Lshortfile)
-		}
+		p.tracePath = tracePath
 	}
 
 	return p
@@ -684,6 +715,11 @@ func NewProgram(model Model, opts ...ProgramOption) *Program {
 
 func (p *Program) handleSignals() chan struct{} {
 	ch := make(chan struct{})
+
+	// Run sets finished before it starts the handlers. Read it here, not in
+	// the goroutine below, which may still be running when Run is called
+	// again and replaces it.
+	finished := p.finished
 
 	// Listen for SIGINT and SIGTERM.
 	//
@@ -696,27 +732,34 @@ func (p *Program) handleSignals() chan struct{} {
 	go func() {
 		sig := make(chan os.Signal, 1)
 		signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-		defer func() {
-			signal.Stop(sig)
-			close(ch)
-		}()
+		defer signal.Stop(sig)
 
 		for {
 			select {
 			case <-p.ctx.Done():
+				// The program is shutting down: report the handler done so
+				// shutdown can proceed, but keep the signal subscription
+				// alive until Run returns. A second SIGINT/SIGTERM arriving
+				// while the terminal is being restored is then caught and
+				// dropped instead of taking the runtime's default path,
+				// which kills the process before the terminal is restored.
+				close(ch)
+				if finished != nil {
+					<-finished
+				}
 				return
 
 			case s := <-sig:
-				if atomic.LoadUint32(&p.ignoreSignals) == 0 {
-					var msg Msg = QuitMsg{}
-					if s == syscall.SIGINT {
-						msg = InterruptMsg{}
-					}
-					select {
-					case p.msgs <- msg:
-					case <-p.ctx.Done():
-					}
-					return
+				if atomic.LoadUint32(&p.ignoreSignals) != 0 {
+					continue
+				}
+				var msg Msg = QuitMsg{}
+				if s == syscall.SIGINT {
+					msg = InterruptMsg{}
+				}
+				select {
+				case p.msgs <- msg:
+				case <-p.ctx.Done():
 				}
 			}
 		}
@@ -910,7 +953,7 @@ func (p *Program) eventLoop(model Model, cmds chan Cmd) (Model, error) {
 				p.execute(fmt.Sprint(msg.Msg))
 
 			case printLineMessage:
-				p.renderer.insertAbove(msg.messageBody) //nolint:errcheck,gosec
+				p.keepWriteErr(p.renderer.insertAbove(msg.messageBody))
 
 			case clearScreenMsg:
 				p.renderer.clearScreen()
@@ -946,6 +989,16 @@ func (p *Program) requestFrame() {
 func (p *Program) render(model Model) {
 	if p.renderer != nil {
 		p.renderer.render(model.View()) // send view to renderer
+		p.wakeRenderer()
+	}
+}
+
+// wakeRenderer restarts the renderer's ticker if it was stopped because
+// nothing was changing. It never blocks.
+func (p *Program) wakeRenderer() {
+	select {
+	case p.rendererWake <- struct{}{}:
+	default:
 	}
 }
 
@@ -1053,26 +1106,67 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 		return nil, errors.New("bubbletea: InitialModel cannot be nil")
 	}
 
+	// Acquire runMu for the duration of initialization. Kill() will also
+	// acquire runMu before calling shutdown(), preventing data races between
+	// Run() writing to fields like p.handlers, p.renderer, and
+	// p.cancelReader and Kill() reading them.
+	p.runMu.Lock()
+	initialized := false
+	defer func() {
+		if !initialized {
+			p.runMu.Unlock()
+		}
+	}()
+
+	p.finished = make(chan struct{})
+	defer close(p.finished)
+
+	if p.tracePath != "" {
+		if f, err := os.OpenFile(p.tracePath, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600); err == nil {
+			defer f.Close() //nolint:errcheck
+			p.logger = log.New(f, "bubbletea: ", log.LstdFlags|log.Lshortfile)
+		}
+	}
+
 	// Initialize context and teardown channel.
+	//
+	// When a previous run already tore down its per-run state, recreate it so
+	// the Program can be run again. The context is only recreated after an
+	// actual run: replacing it unconditionally would swallow a
+	// [Program.Kill] issued before the program started, which works by
+	// cancelling the context created in NewProgram.
+	if p.ranOnce {
+		p.ctx, p.cancel = context.WithCancel(p.externalCtx)
+		p.errs = make(chan error, 1)
+		p.shutdownOnce = sync.Once{}
+		p.writeErrMu.Lock()
+		p.writeErr = nil
+		p.writeErrMu.Unlock()
+	}
+	p.ranOnce = true
+
 	p.handlers = channelHandlers{}
 	cmds := make(chan Cmd)
 
-	p.finished = make(chan struct{})
-	defer func() {
-		close(p.finished)
-	}()
-
 	defer p.cancel()
+	p.started.Store(true)
 
 	if p.disableInput {
 		p.input = nil
 	} else if p.input == nil {
 		p.input = os.Stdin
 		if !term.IsTerminal(os.Stdin.Fd()) {
-			ttyIn, _, err := OpenTTY()
+			ttyIn, ttyOut, err := OpenTTY()
 			if err != nil {
 				return p.initialModel, fmt.Errorf("bubbletea: error opening TTY: %w", err)
 			}
+			// Nothing else owns these files: close them when Run returns so
+			// each Run doesn't leak a /dev/tty fd (on Windows, CONIN$ and
+			// CONOUT$ handles).
+			defer func() {
+				_ = ttyIn.Close()
+				_ = ttyOut.Close()
+			}()
 			p.input = ttyIn
 		}
 	}
@@ -1095,6 +1189,10 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	// Check if output is a TTY before entering raw mode, hiding the cursor and
 	// so on.
 	if err := p.initTerminal(); err != nil {
+		// The input may already be in raw mode at this point (on Windows it
+		// is made raw before the output console-mode setup), so restore the
+		// terminal before returning the error.
+		_ = p.restoreTerminalState()
 		return p.initialModel, err
 	}
 
@@ -1104,6 +1202,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 		// Set the initial size of the terminal.
 		w, h, err := term.GetSize(p.ttyOutput.Fd())
 		if err != nil {
+			_ = p.restoreTerminalState()
 			return p.initialModel, fmt.Errorf("bubbletea: error getting terminal size: %w", err)
 		}
 
@@ -1135,6 +1234,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 			// raw mode. See issue #1572.
 			mapNl := runtime.GOOS != "windows" && p.ttyInput == nil
 			r.setOptimizations(p.useHardTabs, p.useBackspace, mapNl)
+			r.onQuery = p.noteQuery
 			p.renderer = r
 		}
 	}
@@ -1160,6 +1260,7 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	model := p.initialModel
 	if p.input != nil {
 		if err := p.initInputReader(false); err != nil {
+			_ = p.restoreTerminalState()
 			return model, err
 		}
 	}
@@ -1200,6 +1301,10 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	// Process commands.
 	p.handlers.add(p.handleCommands(cmds))
 
+	// Initialization is complete. Release the lock so Kill() can proceed.
+	p.runMu.Unlock()
+	initialized = true
+
 	// Run event loop, handle updates and draw.
 	var err error
 	model, err = p.eventLoop(model, cmds)
@@ -1231,6 +1336,11 @@ func (p *Program) Run() (returnModel Model, returnErr error) {
 	// Restore terminal state.
 	p.shutdown(killed)
 
+	if err == nil {
+		// Report a failure to write to the output, if there was one.
+		err = p.firstWriteErr()
+	}
+
 	return model, err
 }
 
@@ -1256,13 +1366,25 @@ func (p *Program) Send(msg Msg) {
 // If the program is not running this will be a no-op, so it's safe to call
 // if the program is unstarted or has already exited.
 func (p *Program) Quit() {
+	if !p.started.Load() {
+		return
+	}
 	p.Send(Quit())
 }
 
 // Kill stops the program immediately and restores the former terminal state.
 // The final render that you would normally see when quitting will be skipped.
 // [program.Run] returns a [ErrProgramKilled] error.
+//
+// If [Program.Run] is concurrently initializing, Kill will wait for it to
+// finish before performing shutdown. This prevents data races that could
+// occur when Kill reads fields that Run is still setting up.
 func (p *Program) Kill() {
+	// Wait for Run() to finish initializing before calling shutdown().
+	// This prevents data races between Run() writing to fields like
+	// p.handlers, p.renderer, and p.cancelReader and Kill() reading them.
+	p.runMu.Lock()
+	defer p.runMu.Unlock()
 	p.shutdown(true)
 }
 
@@ -1276,6 +1398,7 @@ func (p *Program) execute(seq string) {
 	p.mu.Lock()
 	_, _ = p.outputBuf.WriteString(seq)
 	p.mu.Unlock()
+	p.wakeRenderer()
 	p.requestFrame() // PATCH(pullcept)
 }
 
@@ -1292,7 +1415,15 @@ func (p *Program) executeQuery(seq string) {
 	if p.disableInput {
 		return
 	}
+	p.noteQuery()
 	p.execute(seq)
+}
+
+// noteQuery records that a terminal query is about to be written, so its
+// reply can be read before the terminal is handed back. See
+// [Program.drainQueryReplies].
+func (p *Program) noteQuery() {
+	p.lastQuery.Store(time.Now().UnixNano())
 }
 
 // flush flushes the output buffer to the program output.
@@ -1314,6 +1445,27 @@ func (p *Program) flush() error {
 	return nil
 }
 
+// keepWriteErr remembers err as the error to return from [Program.Run] if it
+// is the first error writing to the output. Later errors are dropped so they
+// do not hide the first one.
+func (p *Program) keepWriteErr(err error) {
+	if err == nil {
+		return
+	}
+	p.writeErrMu.Lock()
+	defer p.writeErrMu.Unlock()
+	if p.writeErr == nil {
+		p.writeErr = err
+	}
+}
+
+// firstWriteErr returns the first error kept by keepWriteErr.
+func (p *Program) firstWriteErr() error {
+	p.writeErrMu.Lock()
+	defer p.writeErrMu.Unlock()
+	return p.writeErr
+}
+
 // shutdown performs operations to free up resources and restore the terminal
 // to its original state.
 func (p *Program) shutdown(kill bool) {
@@ -1323,20 +1475,16 @@ func (p *Program) shutdown(kill bool) {
 		// Wait for all handlers to finish.
 		p.handlers.shutdown()
 
-		// Check if the cancel reader has been setup before waiting and closing.
-		if p.cancelReader != nil {
-			// Wait for input loop to finish.
-			if p.cancelReader.Cancel() {
-				if !kill {
-					p.waitForReadLoop()
-				}
-			}
-			_ = p.cancelReader.Close()
-		}
+		p.shutdownInput()
 
 		if p.renderer != nil {
 			p.stopRenderer(kill)
 		}
+
+		// Read the replies to queries that are still in flight, so they don't
+		// end up in the shell as typed input once the program exits. The
+		// program's context is already canceled, so give the drain its own.
+		_ = p.drainQueryReplies(context.Background())
 
 		_ = p.restoreTerminalState()
 	})
@@ -1367,19 +1515,26 @@ func (p *Program) recoverFromPanic(r interface{}) {
 	}
 }
 
-// recoverFromGoPanic recovers from a goroutine panic, prints a stack trace and
-// signals for the program to be killed and terminal restored to a usable state.
+// recoverFromGoPanic recovers from a goroutine panic, prints a stack trace,
+// restores the terminal to a usable state, and signals the program to be killed.
 func (p *Program) recoverFromGoPanic(r interface{}) {
+	p.recoverFromGoPanicWithStack(r, debug.Stack())
+}
+
+// recoverFromGoPanicWithStack is [Program.recoverFromGoPanic] with the stack
+// captured at the panic site. The renderer ticker goroutine uses this because
+// it must not block in [Program.shutdown].
+func (p *Program) recoverFromGoPanicWithStack(r interface{}, trace []byte) {
 	select {
 	case p.errs <- ErrProgramPanic:
 	default:
 	}
-	p.cancel()
+	p.shutdown(true)
 	// We use "\r\n" to ensure the output is formatted even when restoring the
 	// terminal does not work or when raw mode is still active.
 	rec := strings.ReplaceAll(fmt.Sprintf("%s", r), "\n", "\r\n")
 	fmt.Fprintf(os.Stderr, "Caught panic:\r\n\r\n%s\r\n\r\nRestoring terminal...\r\n\r\n", rec)
-	stack := strings.ReplaceAll(fmt.Sprintf("%s\n", debug.Stack()), "\n", "\r\n")
+	stack := strings.ReplaceAll(fmt.Sprintf("%s\n", trace), "\n", "\r\n")
 	fmt.Fprint(os.Stderr, stack)
 	if v, err := strconv.ParseBool(os.Getenv("TEA_DEBUG")); err == nil && v {
 		f, err := os.Create(fmt.Sprintf("bubbletea-panic-%d.log", time.Now().Unix()))
@@ -1402,15 +1557,26 @@ func (p *Program) releaseTerminal(reset bool) error {
 	atomic.StoreUint32(&p.ignoreSignals, 1)
 	if p.cancelReader != nil {
 		p.cancelReader.Cancel()
+		p.waitForReadLoop()
 	}
-
-	p.waitForReadLoop()
 
 	if p.renderer != nil {
 		p.stopRenderer(false)
 		if reset {
 			p.renderer.reset()
 		}
+	}
+
+	// Replies to queries we sent may still be in flight. Read them now, while
+	// the terminal is still in raw mode, so they don't end up as input for
+	// whoever gets the terminal next, e.g. an exec'd process. The program gets
+	// them once its event loop resumes.
+	if events := p.drainQueryReplies(p.ctx); len(events) > 0 {
+		go func() {
+			for _, ev := range events {
+				p.Send(ev)
+			}
+		}()
 	}
 
 	return p.restoreTerminalState()
@@ -1447,10 +1613,11 @@ func (p *Program) RestoreTerminal() error {
 // and will persist across renders by the Program.
 //
 // If the altscreen is active no output will be printed.
+// If the program has already exited this is a no-op.
 func (p *Program) Println(args ...any) {
-	p.msgs <- printLineMessage{
+	p.Send(printLineMessage{
 		messageBody: fmt.Sprint(args...),
-	}
+	})
 }
 
 // Printf prints above the Program. It takes a format template followed by
@@ -1461,10 +1628,11 @@ func (p *Program) Println(args ...any) {
 // its own line.
 //
 // If the altscreen is active no output will be printed.
+// If the program has already exited this is a no-op.
 func (p *Program) Printf(template string, args ...any) {
-	p.msgs <- printLineMessage{
+	p.Send(printLineMessage{
 		messageBody: fmt.Sprintf(template, args...),
-	}
+	})
 }
 
 // startRenderer starts the renderer.
@@ -1477,13 +1645,12 @@ func (p *Program) startRenderer() {
 		go p.frameLoop(framerate)
 		return
 	}
-	if p.ticker == nil {
-		p.ticker = time.NewTicker(framerate)
-	} else {
-		// If the ticker already exists, it has been stopped and we need to
-		// reset it.
-		p.ticker.Reset(framerate)
-	}
+	// Stop ticking after about half a second of frames with nothing to draw.
+	idleFrames := max(p.fps/2, 1)
+
+	// Each run of the renderer gets its own ticker, so a goroutine that is
+	// still exiting can't stop the ticker of the next one.
+	ticker := time.NewTicker(framerate)
 
 	// Since the renderer can be restarted after a stop, we need to reset
 	// the done channel and its corresponding sync.Once.
@@ -1492,18 +1659,72 @@ func (p *Program) startRenderer() {
 	// Start the renderer.
 	p.renderer.start()
 	go func() {
+		defer ticker.Stop()
+
+		var (
+			idle    int       // consecutive frames with nothing to draw
+			parked  bool      // whether the ticker is stopped
+			realign bool      // whether the ticker runs a shortened interval
+			last    time.Time // when the ticker last fired
+		)
 		for {
 			select {
 			case <-p.rendererDone:
-				p.ticker.Stop()
 				return
 
-			case <-p.ticker.C:
-				_ = p.flush()
-				_ = p.renderer.flush(false)
+			case <-p.rendererWake:
+				if !parked {
+					continue
+				}
+				// Resume on the same frame boundaries as if the ticker had
+				// never stopped, so frames are drawn exactly when they
+				// would have been.
+				parked, realign = false, true
+				ticker.Reset(framerate - time.Since(last)%framerate)
+
+			case last = <-ticker.C:
+				if realign {
+					realign = false
+					ticker.Reset(framerate)
+				}
+				drew, ok := p.flushFrame()
+				if !ok {
+					// The renderer panicked and the program is shutting
+					// down. Stop drawing and wait for stopRenderer.
+					<-p.rendererDone
+					return
+				}
+				if drew {
+					idle = 0
+				} else if idle++; idle >= idleFrames {
+					// Nothing is changing. Stop waking up every frame until
+					// there is something to draw, see [Program.wakeRenderer].
+					ticker.Stop()
+					parked = true
+				}
 			}
 		}
 	}()
+}
+
+// flushFrame writes the queued output and the current frame, and reports
+// whether a frame was drawn. If the renderer panics, ok is false and the panic
+// is recovered so the terminal still gets restored. The recovery runs on
+// another goroutine: shutting down sends on rendererDone, which only the
+// renderer goroutine calling flushFrame receives.
+func (p *Program) flushFrame() (drew, ok bool) {
+	if !p.disableCatchPanics {
+		defer func() {
+			if r := recover(); r != nil {
+				ok = false
+				go p.recoverFromGoPanicWithStack(r, debug.Stack())
+			}
+		}()
+	}
+	p.keepWriteErr(p.flush())
+	drew, err := p.renderer.flush(false)
+	p.keepWriteErr(err)
+	return drew, true
 }
 
 // frameLoop draws frames on demand (WithOnDemandFrames). PATCH(pullcept):
@@ -1541,8 +1762,9 @@ func (p *Program) frameLoop(framerate time.Duration) {
 	slack := time.Duration(frameBurst-1) * framerate
 	pending := false // the timer is armed
 	draw := func() {
-		_ = p.flush()
-		_ = p.renderer.flush(false)
+		p.keepWriteErr(p.flush())
+		_, err := p.renderer.flush(false)
+		p.keepWriteErr(err)
 		if w, ok := p.renderer.(interface{ wroteFrame() bool }); !ok || w.wroteFrame() {
 			if now := time.Now(); due.Before(now) {
 				due = now
@@ -1588,8 +1810,9 @@ func (p *Program) stopRenderer(kill bool) {
 
 	if !kill {
 		// flush locks the mutex
-		_ = p.renderer.flush(true)
+		_, err := p.renderer.flush(true)
+		p.keepWriteErr(err)
 	}
 
-	_ = p.renderer.close()
+	p.keepWriteErr(p.renderer.close())
 }

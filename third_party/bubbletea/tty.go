@@ -1,6 +1,7 @@
 package tea
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/cancelreader"
 )
@@ -35,7 +37,7 @@ func (p *Program) initTerminal() error {
 // Bubble Tea program.
 func (p *Program) restoreTerminalState() error {
 	// Flush queued commands.
-	_ = p.flush()
+	p.keepWriteErr(p.flush())
 
 	return p.restoreInput()
 }
@@ -72,6 +74,18 @@ func (p *Program) initInputReader(cancel bool) error {
 		p.waitForReadLoop()
 	}
 
+	// Close the reader we are about to replace, otherwise its resources (e.g.
+	// the epoll file descriptor on Linux) leak on every ReleaseTerminal and
+	// RestoreTerminal cycle. Only close it once its read loop has exited: if
+	// waitForReadLoop timed out, the loop may still be using it.
+	if p.cancelReader != nil && p.readLoopDone != nil {
+		select {
+		case <-p.readLoopDone:
+			_ = p.cancelReader.Close()
+		default:
+		}
+	}
+
 	term := p.environ.Getenv("TERM")
 
 	// Initialize the input reader.
@@ -93,31 +107,142 @@ func (p *Program) initInputReader(cancel bool) error {
 	p.inputScanner = drv
 	p.readLoopDone = make(chan struct{})
 
-	go p.readLoop()
+	go p.readLoop(p.ctx, drv, p.readLoopDone, p.errs)
 
 	return nil
 }
 
-func (p *Program) readLoop() {
-	defer close(p.readLoopDone)
+// readLoop streams input events to the program until ctx is done or reading
+// fails. It takes the per-run state it uses as arguments rather than reading
+// it from p: the loop can outlive [Program.shutdown], see
+// [Program.shutdownInput], and must not race with a later run replacing it.
+func (p *Program) readLoop(ctx context.Context, scanner *uv.TerminalReader, done chan struct{}, errs chan error) {
+	defer close(done)
 
-	if err := p.inputScanner.StreamEvents(p.ctx, p.msgs); err != nil {
+	if err := scanner.StreamEvents(ctx, p.msgs); err != nil {
 		select {
-		case <-p.ctx.Done():
+		case <-ctx.Done():
 			return
-		case p.errs <- err:
+		case errs <- err:
 		}
 	}
+}
+
+const inputReadLoopTimeout = 500 * time.Millisecond
+
+// shutdownInput cancels input before closing the reader's resources. Keep the
+// bounded shutdown for slow readers, but retain ownership of a reader that is
+// still in use until its input loop has actually finished.
+func (p *Program) shutdownInput() {
+	reader := p.cancelReader
+	if reader == nil {
+		return
+	}
+	// The reader is closed below, or later once its input loop finishes.
+	// Forget it so that a later run doesn't close it again: closing it closes
+	// raw file descriptors, and closing one twice can close an unrelated file
+	// that has since reused the number.
+	p.cancelReader = nil
+
+	if reader.Cancel() && p.readLoopDone != nil {
+		done := p.readLoopDone
+		timer := time.NewTimer(inputReadLoopTimeout)
+		defer timer.Stop()
+
+		select {
+		case <-done:
+		case <-timer.C:
+			go func() {
+				<-done
+				_ = reader.Close()
+			}()
+			return
+		}
+	}
+
+	_ = reader.Close()
 }
 
 // waitForReadLoop waits for the cancelReader to finish its read loop.
 func (p *Program) waitForReadLoop() {
 	select {
 	case <-p.readLoopDone:
-	case <-time.After(500 * time.Millisecond): //nolint:mnd
+	case <-time.After(inputReadLoopTimeout):
 		// The read loop hangs, which means the input
 		// cancelReader's cancel function has returned true even
 		// though it was not able to cancel the read.
+	}
+}
+
+// queryDrainTimeout bounds how long [Program.drainQueryReplies] waits for the
+// terminal to answer.
+const queryDrainTimeout = 500 * time.Millisecond
+
+// queryReplyWindow is how long after a query its reply may still be on its
+// way. The input reader reads replies that arrive later than that.
+const queryReplyWindow = time.Second
+
+// drainQueryReplies reads the replies to terminal queries that may still be in
+// flight after the input reader has stopped, and returns them. Otherwise they
+// stay in the tty input queue for the next reader: a process started with
+// [ExecProcess], or the shell once the program exits (#1590).
+//
+// It sends a Primary Device Attributes (DA1) request and reads input until
+// the terminal answers it. Terminals answer requests in order, so by then
+// every earlier reply has been read. Nothing is drained when the last query
+// was sent long enough ago for its reply to have been read already.
+func (p *Program) drainQueryReplies(ctx context.Context) []Msg {
+	last := p.lastQuery.Swap(0)
+	if last == 0 || time.Since(time.Unix(0, last)) > queryReplyWindow ||
+		p.ttyInput == nil || p.ttyOutput == nil || p.input == nil {
+		return nil
+	}
+
+	// Make sure the pending queries themselves have been written, followed by
+	// the DA1 request that marks the end of their replies.
+	p.mu.Lock()
+	_, _ = p.outputBuf.WriteString(ansi.RequestPrimaryDeviceAttributes)
+	p.mu.Unlock()
+	if err := p.flush(); err != nil {
+		p.keepWriteErr(err)
+		return nil
+	}
+
+	cr, err := uv.NewCancelReader(p.input)
+	if err != nil {
+		return nil
+	}
+	defer cr.Close() //nolint:errcheck
+
+	// Stop reading once the DA1 reply arrives, the timeout expires, or ctx is
+	// done.
+	ctx, cancel := context.WithTimeout(ctx, queryDrainTimeout)
+	defer cancel()
+	context.AfterFunc(ctx, func() { cr.Cancel() })
+
+	drv := uv.NewTerminalReader(cr, p.environ.Getenv("TERM"))
+	drv.SetLogger(p.logger)
+
+	eventc := make(chan uv.Event)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = drv.StreamEvents(ctx, eventc)
+	}()
+
+	var events []Msg
+	for {
+		select {
+		case ev := <-eventc:
+			if _, ok := ev.(uv.PrimaryDeviceAttributesEvent); ok {
+				// Every earlier reply has been read.
+				cancel()
+				continue
+			}
+			events = append(events, ev)
+		case <-done:
+			return events
+		}
 	}
 }
 
