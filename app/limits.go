@@ -10,7 +10,7 @@ package app
 // report shows every window below its limit) the room is told, one resume
 // instruction is typed into that seat before the held posts, and they
 // follow in order. The person can release a limited seat early (prefix a,
-// u): nothing is then typed for it. docs/decisions.md "Usage limits".
+// u): nothing is then typed for it. docs/decisions.md "Usage figures and limits".
 
 import (
 	"fmt"
