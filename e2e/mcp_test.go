@@ -115,7 +115,7 @@ func TestMCPTmux(t *testing.T) {
 	r.keys("Enter")
 	r.waitText("between")
 	bridgeCue(t, ctl, bridgePush("[push] acme/web\nby bob 4", "ev-4"))
-	scr := r.waitText("▸ Hooks 3 posts", "▸ Hooks 1 posts")
+	scr := r.waitText("▸ Hooks 3 posts", "▸ Hooks 1 post")
 	if strings.Contains(roomColumn(scr), "by bob 2") {
 		t.Fatalf("a folded notice is shown:\n%s", scr)
 	}
@@ -124,7 +124,7 @@ func TestMCPTmux(t *testing.T) {
 	r.keys("e")
 	r.waitFor("every notice shown", func(scr string) bool {
 		room := roomColumn(scr)
-		for _, s := range []string{"▾ Hooks 3 posts", "by bob 1", "by bob 2", "by bob 3", "▾ Hooks 1 posts", "by bob 4", "If this is your own"} {
+		for _, s := range []string{"▾ Hooks 3 posts", "by bob 1", "by bob 2", "by bob 3", "▾ Hooks 1 post", "by bob 4", "If this is your own"} {
 			if !strings.Contains(room, s) {
 				return false
 			}

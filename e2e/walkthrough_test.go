@@ -47,6 +47,7 @@ type walk struct {
 	main, two      string // the tmux sessions of the two clients
 	status2        string // where the second client's exit status goes
 	stderr, status string // the first client's (when started again)
+	news           string // the control socket of the MCP server news (a fake bridge)
 	last           string
 }
 
@@ -91,7 +92,17 @@ func walkthrough(t *testing.T, w, h int) {
 	}
 	data, _ := json.Marshal(map[string]any{"accounts": accounts})
 	writeConfig(t, wk.phome, string(data))
-	if err := os.WriteFile(filepath.Join(wk.phome, "mcp-servers.json"), []byte(`{"mcpServers":{"hook":{"command":"cat"}}}`), 0o600); err != nil {
+	// hook never answers (cat); news is a fake bridge that posts a notice
+	// when told (its socket under a short folder: a Unix socket's path is short).
+	short, err := os.MkdirTemp("", "walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	wk.news = filepath.Join(short, "news.sock")
+	servers, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"hook": map[string]any{"command": "cat"},
+		"news": map[string]any{"command": buildFakeBridge(t), "env": map[string]string{"FAKEBRIDGE_CTL": wk.news}}}})
+	if err := os.WriteFile(filepath.Join(wk.phome, "mcp-servers.json"), servers, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	env := serverEnv(t, "VISUAL="+mark+" visual", "PAGER="+mark+" pager", "PULLCEPT_OPEN="+mark+" open",
@@ -139,6 +150,10 @@ func (wk *walk) setup(w, h int) {
 	for _, s := range []string{"ann", "bob", "cid"} {
 		wk.until(s+"'s process", func() bool { return processAlive(wk.seatPID(s)) })
 	}
+	// One MCP notice, folded in the room (e expands it).
+	wk.until("the news server's socket", func() bool { _, err := os.Stat(wk.news); return err == nil })
+	bridgeCue(wk.t, wk.news, bridgePush("[push] walk/news\nby walker", "ev-walk"))
+	wk.waitMain("the folded notice", func(scr string) bool { return strings.Contains(scr, "▸ news 1 post") })
 	wk.status2 = filepath.Join(wk.dir, "status2")
 	wk.two = strings.TrimSpace(wk.r.tmux("new-session", "-d", "-P", "-F", "#{session_id}", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h),
 		shellQuote(pullceptBin)+" 2>"+shellQuote(filepath.Join(wk.dir, "stderr2"))+"; echo $? >"+shellQuote(wk.status2)))

@@ -7,7 +7,6 @@ package tui
 // a client attached to the pullcept server too.
 
 import (
-	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -198,11 +197,7 @@ func (m *model) copySel() tea.Cmd {
 	}
 	text, n := m.selText()
 	m.endSel()
-	unit := "lines"
-	if n == 1 {
-		unit = "line"
-	}
-	return m.clip(text, fmt.Sprintf("%d %s", n, unit))
+	return m.clip(text, plural(n, "line"))
 }
 
 // clip puts text on the clipboard; the status says "copied what".

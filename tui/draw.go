@@ -5,6 +5,7 @@ package tui
 import (
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -130,4 +131,12 @@ func textWidth(s string) int {
 		return ansi.StringWidth(s)
 	}
 	return w
+}
+
+// plural is "1 post", "3 posts": n and unit, plural past one.
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
 }

@@ -1862,6 +1862,12 @@ func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 				}
 				m.showItem(items[i])
 			}
+			// Said too: the notices may all be off screen.
+			if rs.expandAll {
+				m.status = "MCP notices expanded (e folds them)"
+			} else {
+				m.status = "MCP notices folded (e expands them)"
+			}
 			return nil
 		}
 	case ctxParts:

@@ -224,7 +224,7 @@ func TestFoldingMCPPosts(t *testing.T) {
 	}
 	hs.pump()
 	scr := hs.screen()
-	for _, want := range []string{"▸ GitHub 3 posts", "▸ GitHub 1 posts", "ⓘ " + room.AppName} {
+	for _, want := range []string{"▸ GitHub 3 posts", "▸ GitHub 1 post", "ⓘ " + room.AppName} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("missing %q:\n%s", want, scr)
 		}

@@ -10,7 +10,6 @@ package tui
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -482,7 +481,7 @@ func (r *roomState) foldHead(i, j int, c roomCtx) string {
 	if r.expandAll || r.expanded[p.MessageID] {
 		mark = "▾"
 	}
-	return style(postTime(p.TS, c), "2") + " " + style(mark+" "+wire.OneLine(name)+" "+strconv.Itoa(count)+" posts", col, "1")
+	return style(postTime(p.TS, c), "2") + " " + style(mark+" "+wire.OneLine(name)+" "+plural(count, "post"), col, "1")
 }
 
 // foldedLines appends a post's lines within an open fold.

@@ -12,7 +12,8 @@ package tui
 // and Cid (pane 3) the test's scripted CLI, which joins the room (so the @
 // candidates are Bob and Cid) and answers the person's posts; each printed
 // line-1 … line-300 first; Dan (cat too) has no seat in walk; the MCP
-// server "hook" is in mcp-servers.json; the room holds, oldest first, "walk
+// servers "hook" (cat: never ready) and "news" (a fake bridge, which posts
+// one notice, folded at the room's end) are in mcp-servers.json; the room holds, oldest first, "walk
 // topic", a post of 60 lines, "hello room" and a post with the attachment
 // walk-a.txt (and later posts: the ones the steps send, the CLIs' answers); the picker opens in the folder of
 // walk-a.txt and walk-b.txt; $VISUAL, $PAGER and $PULLCEPT_OPEN run a
@@ -266,7 +267,7 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		{ctxRoom, "v"}:      {want: `selecting: `},
 		{ctxRoom, "y"}:      {pre: k("g"), clip: "walk topic"},
 		{ctxRoom, "enter"}:  {pre: k("g", "v", "wait:selecting: "), clip: "walk topic"},
-		{ctxRoom, "e"}:      {kind: WalkUnchecked, why: "folds only MCP notices, and the walkthrough's MCP server posts none"},
+		{ctxRoom, "e"}:      {pre: k("G"), want: `MCP notices expanded`, restore: k("e", "wait:MCP notices folded")},
 		{ctxRoom, "o"}:      {kind: WalkRuns, marker: "open", pre: k("g", "j", "j", "j")},
 		{ctxRoom, "esc"}:    {gone: `▶ Room`, want: wantInputFocused},
 		{ctxRoom, "i"}:      {gone: `▶ Room`, want: wantInputFocused},
