@@ -566,3 +566,32 @@ func (r *roomState) view(w, h int, c roomCtx) (vis []roomLine, atTop bool) {
 	start := max(end-h, 0)
 	return all[start:end], r.offset == maxOff
 }
+
+func (m *model) roomPage() int {
+	return max(m.lay.Room.Inner().H-1, 1)
+}
+
+// scrollRoom moves the room view for a scrolling action (from the room or
+// the input line) and reports whether act was one.
+func (m *model) scrollRoom(rs *roomState, act action) bool {
+	switch act {
+	case actUp:
+		rs.offset++
+	case actDown:
+		rs.offset--
+	case actPgUp:
+		rs.offset += m.roomPage()
+	case actPgDn:
+		rs.offset -= m.roomPage()
+	case actTop:
+		rs.offset = 1 << 30
+	case actBottom:
+		rs.offset = 0
+	default:
+		return false
+	}
+	if rs.offset <= 0 && rs.topic == m.topic {
+		delete(m.mentions, m.topic)
+	}
+	return true
+}
