@@ -43,7 +43,7 @@ func accountsHere(d dirs.Dirs, args []string, stdout io.Writer) error {
 			}
 		}
 	}
-	return seat.AccountsCommand(args[1:], d.ConfigFile(), stdout, exec.LookPath)
+	return accountsCommand(args[1:], d.ConfigFile(), stdout, exec.LookPath)
 }
 
 // serve is `pullcept serve`: a control client of the running server, or
@@ -113,7 +113,7 @@ func storeCommand(ctx context.Context, a *app.App, args []string, stdout io.Writ
 		}
 		// The command is found as the person's shell would find it, not on
 		// the server's PATH (the first terminal's).
-		if err := seat.AccountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, seat.LookPathFor(ctx)); err != nil {
+		if err := accountsCommand(args[1:], a.Dirs().ConfigFile(), stdout, seat.LookPathFor(ctx)); err != nil {
 			return err
 		}
 		if writes(args) {
