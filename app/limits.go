@@ -17,9 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"pullcept/room"
 	"pullcept/room/wire"
-	"pullcept/seat"
 )
 
 // LimitMargin is how long after a window's reset time the seat is released:
@@ -168,8 +166,8 @@ func (a *App) LimitReported(topic, account string, until time.Time) {
 
 // seatUsage takes a seat's own report (Codex's rollout) into the book; a
 // usage-limit end of turn limits the seat.
-func (a *App) seatUsage(topic, account string, r seat.UsageReport) {
-	a.engine.RecordUsage(topic, account, room.UsageReport{Model: r.Model, Effort: r.Effort, FiveHour: r.FiveHour, SevenDay: r.SevenDay, Context: r.Context})
+func (a *App) seatUsage(topic, account string, r wire.UsageReport) {
+	a.engine.RecordUsage(topic, account, wire.UsageReport{Model: r.Model, Effort: r.Effort, FiveHour: r.FiveHour, SevenDay: r.SevenDay, Context: r.Context})
 	if r.Limit != nil {
 		a.LimitReported(topic, account, r.Limit.Until)
 	}

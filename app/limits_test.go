@@ -60,14 +60,14 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 	}
 
 	reset := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
-	a.engine.RecordUsage(topic, "lay", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
+	a.engine.RecordUsage(topic, "lay", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
 	notice := post("Lay が利用上限で止まりました。解除予定 " + reset.Local().Format("15:04"))
 	s, _ := a.seats.Seat(topic, "lay")
 	if snap := s.Activity.Snapshot(); snap.State != seat.ActLimited || !strings.Contains(snap.Hold, "usage limit") {
 		t.Fatalf("activity %+v", snap)
 	}
 	// The same figures again say nothing twice.
-	a.engine.RecordUsage(topic, "lay", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
+	a.engine.RecordUsage(topic, "lay", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: reset.Format(time.RFC3339)}})
 
 	if o, err := a.Post(topic, "held for Lay", notice); err != nil || !o.Delivered {
 		t.Fatalf("%+v %v", o, err)

@@ -450,8 +450,8 @@ func TestUsageBookPerSeat(t *testing.T) {
 	if _, _, err := e.UsageFor(without); err == nil {
 		t.Fatal("a connection without account must get an error")
 	}
-	e.RecordUsage(topicA, "acc", UsageReport{FiveHour: &wire.Window{UsedPercentage: 85}})
-	e.RecordUsage("other", "acc", UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}})
+	e.RecordUsage(topicA, "acc", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85}})
+	e.RecordUsage("other", "acc", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}})
 	u, ok, _ := e.UsageFor(withAcc)
 	if !ok || u.FiveHour.UsedPercentage != 85 || u.SevenDay != nil || u.Context != nil || !u.ReceivedAt.Equal(now) || !u.FiveHourAt.Equal(now) {
 		t.Fatalf("usage = %+v", u)
@@ -460,7 +460,7 @@ func TestUsageBookPerSeat(t *testing.T) {
 	first := now
 	now = now.Add(10 * time.Minute)
 	ctx := 42.0
-	e.RecordUsage(topicA, "acc", UsageReport{Context: &ctx, Model: "Opus", Effort: "high"})
+	e.RecordUsage(topicA, "acc", wire.UsageReport{Context: &ctx, Model: "Opus", Effort: "high"})
 	u, _, _ = e.UsageFor(withAcc)
 	if !u.FiveHourAt.Equal(first) || *u.Context != 42 || !u.ContextAt.Equal(now) || u.Model != "Opus" || u.Effort != "high" || !u.ReceivedAt.Equal(now) {
 		t.Fatalf("after a context report: %+v", u)
@@ -477,7 +477,7 @@ func TestUsageBookPerSeat(t *testing.T) {
 	}
 	// An empty report records nothing (no received time moves).
 	now = now.Add(time.Minute)
-	e.RecordUsage(topicA, "acc", UsageReport{})
+	e.RecordUsage(topicA, "acc", wire.UsageReport{})
 	if u2, _, _ := e.UsageFor(withAcc); !u2.ReceivedAt.Equal(u.ReceivedAt) {
 		t.Fatalf("an empty report moved the received time: %v", u2.ReceivedAt)
 	}

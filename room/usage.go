@@ -8,21 +8,6 @@ import (
 	"pullcept/room/wire"
 )
 
-// UsageReport is one report of a seat's figures (Claude's status line,
-// Codex's rollout token_count). A figure the report does not carry is
-// nil or "": it leaves the one received before.
-type UsageReport struct {
-	Model, Effort      string
-	FiveHour, SevenDay *wire.Window
-	// Context is the percentage of the context window in use.
-	Context *float64
-}
-
-// Empty says the report carries no figure.
-func (r UsageReport) Empty() bool {
-	return r.Model == "" && r.Effort == "" && r.FiveHour == nil && r.SevenDay == nil && r.Context == nil
-}
-
 // Usage is one seat's latest figures, each with when it arrived. A figure
 // never reported is nil or "" (never 0 %: spec 003 席が自分の利用上限を読む,
 // 値が無い窓は「無い」と返す).
@@ -80,7 +65,7 @@ func newUsageBook() *UsageBook { return &UsageBook{m: map[usageKey]Usage{}} }
 // Record stores a report received at t: each figure it carries replaces
 // the one before and takes t as its time (the same value received again is
 // received again: 受け取った時刻を足した).
-func (b *UsageBook) Record(topic, account string, r UsageReport, t time.Time) {
+func (b *UsageBook) Record(topic, account string, r wire.UsageReport, t time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	u := b.m[usageKey{topic, account}]
@@ -147,7 +132,7 @@ func (b *UsageBook) dropTopic(topic string) {
 }
 
 // RecordUsage stores a seat's report and tells subscribers.
-func (e *Engine) RecordUsage(topic, account string, r UsageReport) {
+func (e *Engine) RecordUsage(topic, account string, r wire.UsageReport) {
 	if r.Empty() {
 		return
 	}

@@ -23,7 +23,7 @@ func TestUsageWithinAnswersOrGivesUp(t *testing.T) {
 	if r := f.e.UsageWithin(anon, time.Minute); !strings.Contains(r.Error, "no account") {
 		t.Fatalf("no account: %+v", r)
 	}
-	f.e.RecordUsage(topicA, "acc-claude", UsageReport{FiveHour: &wire.Window{UsedPercentage: 85}})
+	f.e.RecordUsage(topicA, "acc-claude", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85}})
 	if r := f.e.UsageWithin(lin, time.Minute); r.FiveHour == nil || r.FiveHour.UsedPercentage != 85 || r.FiveHour.ReceivedAt == "" || r.Type != "" || r.RequestID != "" {
 		t.Fatalf("with figures: %+v", r)
 	}

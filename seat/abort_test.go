@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pullcept/room/wire"
 )
 
 // Codex (AbortReported): after an Interrupt the seat stays held until the
@@ -92,12 +94,12 @@ func TestWatchCodexRolloutReportsTurnAborted(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := make(chan struct{}, 10)
-	reports := make(chan UsageReport, 10)
+	reports := make(chan wire.UsageReport, 10)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		watchCodexUsage(ctx, path, func(r UsageReport) { reports <- r }, func() { calls <- struct{}{} })
+		watchCodexUsage(ctx, path, func(r wire.UsageReport) { reports <- r }, func() { calls <- struct{}{} })
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	awaitReport(t, reports) // the backlog, folded into one report

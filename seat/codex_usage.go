@@ -36,30 +36,6 @@ import (
 	"pullcept/room/wire"
 )
 
-// UsageReport is one report of a seat's usage figures; a figure not in it
-// is nil/"".
-type UsageReport struct {
-	Model, Effort      string
-	FiveHour, SevenDay *wire.Window
-	// Context is the percentage of the context window in use, 0–100.
-	Context *float64
-	// Limit reports that the CLI stopped at its usage limit.
-	Limit *UsageLimit
-}
-
-// Empty says the report carries no figure.
-func (r UsageReport) Empty() bool {
-	return r.Model == "" && r.Effort == "" && r.FiveHour == nil && r.SevenDay == nil && r.Context == nil && r.Limit == nil
-}
-
-// UsageLimit is a stop at the usage limit.
-type UsageLimit struct {
-	// Until is when the limit lifts; zero means unknown.
-	Until time.Time
-	// Message is the CLI's own words.
-	Message string
-}
-
 // codexUsageMaxLine bounds a rollout line kept in memory; a longer line
 // (a big tool output: never a line the figures are in) is skipped.
 const codexUsageMaxLine = 1 << 20
@@ -76,7 +52,7 @@ const (
 // watchCodexSessionUsage finds the rollout of Codex session id under root
 // (waiting for it, polling every CodexPollInterval) and follows it with
 // watchCodexUsage until ctx ends.
-func watchCodexSessionUsage(ctx context.Context, root, id string, report func(UsageReport), aborted func()) {
+func watchCodexSessionUsage(ctx context.Context, root, id string, report func(wire.UsageReport), aborted func()) {
 	tick := time.NewTicker(CodexPollInterval)
 	defer tick.Stop()
 	for {
@@ -104,7 +80,7 @@ func watchCodexSessionUsage(ctx context.Context, root, id string, report func(Us
 // by another turn); after that each line with figures is one report. When
 // ctx ends it reads once more, so lines written just before the process
 // ended are not missed, and returns.
-func watchCodexUsage(ctx context.Context, path string, report func(UsageReport), aborted func()) {
+func watchCodexUsage(ctx context.Context, path string, report func(wire.UsageReport), aborted func()) {
 	t := &codexUsageTail{path: path, report: report, aborted: aborted, now: time.Now}
 	defer t.close()
 	tick := time.NewTicker(CodexPollInterval)
@@ -123,7 +99,7 @@ func watchCodexUsage(ctx context.Context, path string, report func(UsageReport),
 // codexUsageTail is the state of one follow.
 type codexUsageTail struct {
 	path    string
-	report  func(UsageReport)
+	report  func(wire.UsageReport)
 	aborted func() // an interrupted turn's end (turn_aborted) was written; nil: not asked
 	now     func() time.Time
 
@@ -135,7 +111,7 @@ type codexUsageTail struct {
 	skipping bool   // inside an over-long line, until its newline
 	buf      []byte
 
-	pending       UsageReport
+	pending       wire.UsageReport
 	model, effort string            // last reported
 	windows       []codexRateWindow // of the latest token_count with rate limits
 }
@@ -335,7 +311,7 @@ func (t *codexUsageTail) line(b []byte) {
 		}
 	case p.Type == "task_complete":
 		if e := p.Error; e != nil && codexUsageLimitHit(e.CodexErrorInfo) {
-			t.pending.Limit = &UsageLimit{Until: t.limitUntil(), Message: e.Message}
+			t.pending.Limit = &wire.UsageLimit{Until: t.limitUntil(), Message: e.Message}
 		} else {
 			t.pending.Limit = nil
 		}
@@ -467,7 +443,7 @@ func (t *codexUsageTail) limitUntil() time.Time {
 // to hold still.
 func (t *codexUsageTail) flush(past bool) {
 	r := t.pending
-	t.pending = UsageReport{}
+	t.pending = wire.UsageReport{}
 	now := t.now()
 	over := func(w *wire.Window) bool {
 		if w == nil || w.ResetsAt == "" {
@@ -502,7 +478,7 @@ func (m *Manager) watchUsage(ctx context.Context, s *Seat, root, id string) {
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
-		watchCodexSessionUsage(ctx, root, id, func(r UsageReport) {
+		watchCodexSessionUsage(ctx, root, id, func(r wire.UsageReport) {
 			if m.o.OnUsage != nil {
 				m.o.OnUsage(topic, account, r)
 			}

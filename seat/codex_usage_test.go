@@ -43,14 +43,14 @@ type cuTail struct {
 	t       *testing.T
 	path    string
 	tail    *codexUsageTail
-	reports []UsageReport
+	reports []wire.UsageReport
 }
 
 func newCUTail(t *testing.T, now time.Time) *cuTail {
 	t.Helper()
 	c := &cuTail{t: t, path: filepath.Join(t.TempDir(), "rollout.jsonl")}
 	c.tail = &codexUsageTail{path: c.path, now: func() time.Time { return now },
-		report: func(r UsageReport) { c.reports = append(c.reports, r) }}
+		report: func(r wire.UsageReport) { c.reports = append(c.reports, r) }}
 	t.Cleanup(c.tail.close)
 	return c
 }
@@ -69,7 +69,7 @@ func (c *cuTail) append(b []byte) {
 }
 
 // take polls and returns the reports since the last take.
-func (c *cuTail) take() []UsageReport {
+func (c *cuTail) take() []wire.UsageReport {
 	c.tail.poll()
 	r := c.reports
 	c.reports = nil
@@ -95,14 +95,14 @@ func readTestdata(t *testing.T, name string) []byte {
 	return b
 }
 
-func same(t *testing.T, what string, got, want []UsageReport) {
+func same(t *testing.T, what string, got, want []wire.UsageReport) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("%s:\n got %s\nwant %s", what, showReports(got), showReports(want))
 	}
 }
 
-func showReports(rs []UsageReport) string {
+func showReports(rs []wire.UsageReport) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "\n  {model %q effort %q", r.Model, r.Effort)
@@ -124,15 +124,15 @@ func showReports(rs []UsageReport) string {
 }
 
 // limitLive is what following the limit rollout line by line reports.
-func limitLive() []UsageReport {
-	return []UsageReport{
+func limitLive() []wire.UsageReport {
+	return []wire.UsageReport{
 		{Model: "fake-model"}, // turn_context (thread_settings_applied says the same)
 		{FiveHour: &wire.Window{UsedPercentage: 42.5, ResetsAt: "2026-12-01T14:05:53Z"},
 			SevenDay: &wire.Window{UsedPercentage: 12, ResetsAt: "2026-12-04T12:05:53Z"}, Context: ptr(limitContext)},
 		// the second turn: its settings are the same, so no model report
 		{FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: "2026-12-01T14:05:54Z"},
 			SevenDay: &wire.Window{UsedPercentage: 12, ResetsAt: "2026-12-04T12:05:54Z"}, Context: ptr(limitContext)},
-		{Limit: &UsageLimit{Until: time.Unix(1796133954, 0), Message: limitMessage}},
+		{Limit: &wire.UsageLimit{Until: time.Unix(1796133954, 0), Message: limitMessage}},
 	}
 }
 
@@ -143,7 +143,7 @@ func TestCodexUsageRealRolloutLive(t *testing.T) {
 
 	c = newCUTail(t, limitStarted).live()
 	c.append(readTestdata(t, effortRollout))
-	same(t, "effort rollout (rate_limits null)", c.take(), []UsageReport{
+	same(t, "effort rollout (rate_limits null)", c.take(), []wire.UsageReport{
 		{Model: "fake-model", Effort: "high"},
 		{Context: ptr(limitContext)},
 	})
@@ -154,21 +154,21 @@ func TestCodexUsageRealRolloutLive(t *testing.T) {
 func TestCodexUsageFoldsThePast(t *testing.T) {
 	c := newCUTail(t, limitStarted)
 	c.append(readTestdata(t, limitRollout))
-	same(t, "folded before the resets", c.take(), []UsageReport{{
+	same(t, "folded before the resets", c.take(), []wire.UsageReport{{
 		Model:    "fake-model",
 		FiveHour: &wire.Window{UsedPercentage: 100, ResetsAt: "2026-12-01T14:05:54Z"},
 		SevenDay: &wire.Window{UsedPercentage: 12, ResetsAt: "2026-12-04T12:05:54Z"},
 		Context:  ptr(limitContext),
-		Limit:    &UsageLimit{Until: time.Unix(1796133954, 0), Message: limitMessage},
+		Limit:    &wire.UsageLimit{Until: time.Unix(1796133954, 0), Message: limitMessage},
 	}})
 	// Appended afterwards: followed line by line.
 	c.append([]byte(tokenCount(`{"last_token_usage":{"total_tokens":25840},"model_context_window":258400}`, `null`)))
-	same(t, "after the fold", c.take(), []UsageReport{{Context: ptr(10.0)}})
+	same(t, "after the fold", c.take(), []wire.UsageReport{{Context: ptr(10.0)}})
 
 	// Opened after the 5-hour reset: that window and the limit are over.
 	c = newCUTail(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC))
 	c.append(readTestdata(t, limitRollout))
-	same(t, "folded after the 5-hour reset", c.take(), []UsageReport{{
+	same(t, "folded after the 5-hour reset", c.take(), []wire.UsageReport{{
 		Model:    "fake-model",
 		SevenDay: &wire.Window{UsedPercentage: 12, ResetsAt: "2026-12-04T12:05:54Z"},
 		Context:  ptr(limitContext),
@@ -195,7 +195,7 @@ func TestCodexUsageTornLines(t *testing.T) {
 	data := readTestdata(t, limitRollout)
 	for _, piece := range []int{1, 7, 100, 4096} {
 		c := newCUTail(t, limitStarted).live()
-		var got []UsageReport
+		var got []wire.UsageReport
 		for i := 0; i < len(data); i += piece {
 			c.append(data[i:min(i+piece, len(data))])
 			got = append(got, c.take()...)
@@ -210,10 +210,10 @@ func TestCodexUsageTornLines(t *testing.T) {
 		t.Fatalf("a line without its end was reported: %s", showReports(r))
 	}
 	c.append([]byte("\n"))
-	same(t, "completed line", c.take(), []UsageReport{{Context: ptr(50.0)}})
+	same(t, "completed line", c.take(), []wire.UsageReport{{Context: ptr(50.0)}})
 	// CRLF is taken too.
 	c.append([]byte(strings.TrimSuffix(line, "\n") + "\r\n"))
-	same(t, "CRLF line", c.take(), []UsageReport{{Context: ptr(50.0)}})
+	same(t, "CRLF line", c.take(), []wire.UsageReport{{Context: ptr(50.0)}})
 }
 
 func tokenCount(info, rateLimits string) string {
@@ -257,9 +257,9 @@ func TestCodexUsageNullParts(t *testing.T) {
 		}
 	}
 	c.append([]byte(tokenCount(`null`, rateLimits(`null`, `{"used_percent":7,"window_minutes":10080,"resets_at":null}`))))
-	same(t, "secondary only, no reset time", c.take(), []UsageReport{{SevenDay: &wire.Window{UsedPercentage: 7}}})
+	same(t, "secondary only, no reset time", c.take(), []wire.UsageReport{{SevenDay: &wire.Window{UsedPercentage: 7}}})
 	c.append([]byte(tokenCount(`null`, rateLimits(`{"used_percent":8,"window_minutes":300,"resets_at":1e300}`, `null`))))
-	same(t, "a reset time past year 9999", c.take(), []UsageReport{{FiveHour: &wire.Window{UsedPercentage: 8}}})
+	same(t, "a reset time past year 9999", c.take(), []wire.UsageReport{{FiveHour: &wire.Window{UsedPercentage: 8}}})
 }
 
 func TestCodexUsageWindowMapping(t *testing.T) {
@@ -292,7 +292,7 @@ func TestCodexUsageWindowMapping(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCUTail(t, limitStarted).live()
 			c.append([]byte(tokenCount(`null`, rateLimits(tc.primary, tc.secondary))))
-			same(t, tc.name, c.take(), []UsageReport{{FiveHour: tc.five, SevenDay: tc.seven}})
+			same(t, tc.name, c.take(), []wire.UsageReport{{FiveHour: tc.five, SevenDay: tc.seven}})
 		})
 	}
 }
@@ -340,7 +340,7 @@ func TestCodexUsageLimit(t *testing.T) {
 			c.append([]byte(tc.lines))
 			c.take()
 			c.append([]byte(taskLimit("You have hit your usage limit.")))
-			same(t, tc.name, c.take(), []UsageReport{{Limit: &UsageLimit{Until: tc.until, Message: "You have hit your usage limit."}}})
+			same(t, tc.name, c.take(), []wire.UsageReport{{Limit: &wire.UsageLimit{Until: tc.until, Message: "You have hit your usage limit."}}})
 		})
 	}
 
@@ -358,7 +358,7 @@ func TestCodexUsageLimit(t *testing.T) {
 		}
 	}
 	c.append([]byte(`{"type":"event_msg","payload":{"type":"task_complete","error":{"message":"m","codex_error_info":{"usage_limit_exceeded":null}}}}` + "\n"))
-	same(t, "keyed form", c.take(), []UsageReport{{Limit: &UsageLimit{Message: "m"}}})
+	same(t, "keyed form", c.take(), []wire.UsageReport{{Limit: &wire.UsageLimit{Message: "m"}}})
 }
 
 func TestCodexUsageModel(t *testing.T) {
@@ -367,13 +367,13 @@ func TestCodexUsageModel(t *testing.T) {
 		return `{"type":"turn_context","payload":{"cwd":"/x","model":"` + model + `","effort":"` + effort + `","collaboration_mode":{"mode":"default","settings":{"model":"` + model + `","reasoning_effort":"` + effort + `"}}}}` + "\n"
 	}
 	c.append([]byte(tc("gpt-5.5", "medium") + tc("gpt-5.5", "medium")))
-	same(t, "turn_context twice", c.take(), []UsageReport{{Model: "gpt-5.5", Effort: "medium"}})
+	same(t, "turn_context twice", c.take(), []wire.UsageReport{{Model: "gpt-5.5", Effort: "medium"}})
 	c.append([]byte(`{"type":"event_msg","payload":{"type":"thread_settings_applied","thread_settings":{"model":"gpt-5.5","reasoning_effort":"xhigh"}}}` + "\n"))
-	same(t, "thread_settings_applied", c.take(), []UsageReport{{Model: "gpt-5.5", Effort: "xhigh"}})
+	same(t, "thread_settings_applied", c.take(), []wire.UsageReport{{Model: "gpt-5.5", Effort: "xhigh"}})
 	c.append([]byte(`{"type":"turn_context","payload":{"collaboration_mode":{"settings":{"model":"o9","reasoning_effort":"low"}}}}` + "\n"))
-	same(t, "collaboration_mode settings", c.take(), []UsageReport{{Model: "o9", Effort: "low"}})
+	same(t, "collaboration_mode settings", c.take(), []wire.UsageReport{{Model: "o9", Effort: "low"}})
 	c.append([]byte(`{"type":"session_meta","payload":{"id":"x","model":"m1","reasoning_effort":"high"}}` + "\n"))
-	same(t, "session_meta with a model", c.take(), []UsageReport{{Model: "m1", Effort: "high"}})
+	same(t, "session_meta with a model", c.take(), []wire.UsageReport{{Model: "m1", Effort: "high"}})
 	c.append([]byte(`{"type":"turn_context","payload":{"model":"m2","effort":5}}` + "\n"))
 	same(t, "effort of another type", c.take(), nil)
 }
@@ -382,7 +382,7 @@ func TestCodexUsageModel(t *testing.T) {
 // pieces), are skipped; what follows them is read.
 func TestCodexUsageBadInput(t *testing.T) {
 	good := tokenCount(`{"last_token_usage":{"total_tokens":1},"model_context_window":4}`, `null`)
-	want := []UsageReport{{Context: ptr(25.0)}}
+	want := []wire.UsageReport{{Context: ptr(25.0)}}
 	c := newCUTail(t, limitStarted).live()
 	for _, bad := range []string{
 		"not json at all token_count\n",
@@ -433,7 +433,7 @@ func TestCodexUsageTruncated(t *testing.T) {
 	if err := os.WriteFile(c.path, []byte(`{"type":"event_msg","payload":{"type":"token_count","info":{"last_token_usage":{"total_tokens":2},"model_context_window":4}}}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	same(t, "rewritten shorter", c.take(), []UsageReport{{Context: ptr(50.0)}})
+	same(t, "rewritten shorter", c.take(), []wire.UsageReport{{Context: ptr(50.0)}})
 }
 
 func fastCodexPoll(t *testing.T) {
@@ -444,26 +444,26 @@ func fastCodexPoll(t *testing.T) {
 
 // runWatch runs watchCodexUsage (or f) in a goroutine; reports arrive on
 // the channel, done closes when it returned.
-func runWatch(t *testing.T, f func(ctx context.Context, report func(UsageReport))) (<-chan UsageReport, context.CancelFunc, <-chan struct{}) {
+func runWatch(t *testing.T, f func(ctx context.Context, report func(wire.UsageReport))) (<-chan wire.UsageReport, context.CancelFunc, <-chan struct{}) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	reports, done := make(chan UsageReport, 100), make(chan struct{})
+	reports, done := make(chan wire.UsageReport, 100), make(chan struct{})
 	go func() {
 		defer close(done)
-		f(ctx, func(r UsageReport) { reports <- r })
+		f(ctx, func(r wire.UsageReport) { reports <- r })
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	return reports, cancel, done
 }
 
-func awaitReport(t *testing.T, reports <-chan UsageReport) UsageReport {
+func awaitReport(t *testing.T, reports <-chan wire.UsageReport) wire.UsageReport {
 	t.Helper()
 	select {
 	case r := <-reports:
 		return r
 	case <-time.After(10 * time.Second):
 		t.Fatal("no report")
-		return UsageReport{}
+		return wire.UsageReport{}
 	}
 }
 
@@ -484,17 +484,17 @@ func appendFile(t *testing.T, path, s string) {
 func TestWatchCodexUsage(t *testing.T) {
 	fastCodexPoll(t)
 	path := filepath.Join(t.TempDir(), "sessions", "rollout.jsonl")
-	reports, cancel, done := runWatch(t, func(ctx context.Context, report func(UsageReport)) { watchCodexUsage(ctx, path, report, nil) })
+	reports, cancel, done := runWatch(t, func(ctx context.Context, report func(wire.UsageReport)) { watchCodexUsage(ctx, path, report, nil) })
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	appendFile(t, path, tokenCount(`{"last_token_usage":{"total_tokens":1},"model_context_window":4}`, `null`))
 	if r := awaitReport(t, reports); r.Context == nil || *r.Context != 25 {
-		t.Fatalf("late file: %s", showReports([]UsageReport{r}))
+		t.Fatalf("late file: %s", showReports([]wire.UsageReport{r}))
 	}
 	appendFile(t, path, `{"type":"turn_context","payload":{"model":"m"}}`+"\n")
 	if r := awaitReport(t, reports); r.Model != "m" {
-		t.Fatalf("appended: %s", showReports([]UsageReport{r}))
+		t.Fatalf("appended: %s", showReports([]wire.UsageReport{r}))
 	}
 	appendFile(t, path, `{"type":"turn_context","payload":{"model":"last"}}`+"\n")
 	cancel()
@@ -503,20 +503,20 @@ func TestWatchCodexUsage(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the tail did not end with its context")
 	}
-	var rest []UsageReport
+	var rest []wire.UsageReport
 	for len(reports) > 0 {
 		rest = append(rest, <-reports)
 	}
-	same(t, "the line written before the end", rest, []UsageReport{{Model: "last"}})
+	same(t, "the line written before the end", rest, []wire.UsageReport{{Model: "last"}})
 }
 
 // A tail on a file that never appears ends with its context.
 func TestWatchCodexUsageNoFile(t *testing.T) {
 	fastCodexPoll(t)
-	_, cancel, done := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
+	_, cancel, done := runWatch(t, func(ctx context.Context, report func(wire.UsageReport)) {
 		watchCodexUsage(ctx, filepath.Join(t.TempDir(), "none.jsonl"), report, nil)
 	})
-	_, cancel2, done2 := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
+	_, cancel2, done2 := runWatch(t, func(ctx context.Context, report func(wire.UsageReport)) {
 		watchCodexSessionUsage(ctx, t.TempDir(), uuid.Must(uuid.NewV7()).String(), report, nil)
 	})
 	cancel()
@@ -550,13 +550,13 @@ func TestWatchCodexSessionUsage(t *testing.T) {
 	fastCodexPoll(t)
 	home := t.TempDir()
 	id := uuid.Must(uuid.NewV7()).String()
-	reports, _, _ := runWatch(t, func(ctx context.Context, report func(UsageReport)) {
+	reports, _, _ := runWatch(t, func(ctx context.Context, report func(wire.UsageReport)) {
 		watchCodexSessionUsage(ctx, home, id, report, nil)
 	})
 	path := codexRolloutFile(t, home, id, "/x", time.Now())
 	appendFile(t, path, `{"type":"turn_context","payload":{"model":"m"}}`+"\n")
 	if r := awaitReport(t, reports); r.Model != "m" {
-		t.Fatalf("got %s", showReports([]UsageReport{r}))
+		t.Fatalf("got %s", showReports([]wire.UsageReport{r}))
 	}
 }
 
@@ -574,7 +574,7 @@ func TestManagerCodexUsage(t *testing.T) {
 	topic := topicstore.NewID()
 	type usage struct {
 		topic, account string
-		r              UsageReport
+		r              wire.UsageReport
 	}
 	got := make(chan usage, 100)
 	var rollout string
@@ -588,7 +588,7 @@ func TestManagerCodexUsage(t *testing.T) {
 			spec.Grace = 200 * time.Millisecond
 			return StartPane(ctx, spec)
 		},
-		OnUsage: func(topic, account string, r UsageReport) { got <- usage{topic, account, r} },
+		OnUsage: func(topic, account string, r wire.UsageReport) { got <- usage{topic, account, r} },
 	}, []Account{{ID: "codex", Name: "Lay", Kind: KindCodex, Dir: dir}})
 	t.Cleanup(m.Close)
 	events := m.Subscribe()
@@ -610,9 +610,9 @@ func TestManagerCodexUsage(t *testing.T) {
 		t.Fatalf("report for %s/%s", u.topic, u.account)
 	}
 	// The lines that were there when the tail opened the file are one report.
-	same(t, "fresh launch", []UsageReport{u.r}, []UsageReport{{Model: "gpt-test", Effort: "high", Context: ptr(25.0)}})
+	same(t, "fresh launch", []wire.UsageReport{u.r}, []wire.UsageReport{{Model: "gpt-test", Effort: "high", Context: ptr(25.0)}})
 	appendFile(t, rollout, tokenCount(`{"last_token_usage":{"total_tokens":20},"model_context_window":40}`, `null`))
-	same(t, "fresh launch, next turn", []UsageReport{awaitUsage(t, got).r}, []UsageReport{{Context: ptr(50.0)}})
+	same(t, "fresh launch, next turn", []wire.UsageReport{awaitUsage(t, got).r}, []wire.UsageReport{{Context: ptr(50.0)}})
 	waitEvent(t, events, func(ev Event) bool { return ev.State == StateRunning && ev.SessionID == id })
 	// A line written just before the process ends is read (the tail's last
 	// look once the seat's end cancelled it).
@@ -620,7 +620,7 @@ func TestManagerCodexUsage(t *testing.T) {
 	if err := m.Stop(topic, "codex", "test"); err != nil {
 		t.Fatal(err)
 	}
-	same(t, "before the end", []UsageReport{awaitUsage(t, got).r}, []UsageReport{{Context: ptr(75.0)}})
+	same(t, "before the end", []wire.UsageReport{awaitUsage(t, got).r}, []wire.UsageReport{{Context: ptr(75.0)}})
 
 	// Resume: the recorded session's rollout is followed at once.
 	if err := store.SetSession(topic, "codex", id); err != nil {
@@ -633,13 +633,13 @@ func TestManagerCodexUsage(t *testing.T) {
 	if ev.ResumedFrom != id {
 		t.Fatalf("not a resume: %+v", ev)
 	}
-	same(t, "resume", []UsageReport{awaitUsage(t, got).r}, []UsageReport{{Model: "gpt-test", Effort: "high", Context: ptr(75.0)}})
+	same(t, "resume", []wire.UsageReport{awaitUsage(t, got).r}, []wire.UsageReport{{Model: "gpt-test", Effort: "high", Context: ptr(75.0)}})
 	appendFile(t, rollout, tokenCount(`{"last_token_usage":{"total_tokens":40},"model_context_window":40}`, `null`))
-	same(t, "resume, next turn", []UsageReport{awaitUsage(t, got).r}, []UsageReport{{Context: ptr(100.0)}})
+	same(t, "resume, next turn", []wire.UsageReport{awaitUsage(t, got).r}, []wire.UsageReport{{Context: ptr(100.0)}})
 	m.Close()
 	select {
 	case u := <-got:
-		t.Fatalf("a report after Close: %s", showReports([]UsageReport{u.r}))
+		t.Fatalf("a report after Close: %s", showReports([]wire.UsageReport{u.r}))
 	default:
 	}
 }

@@ -100,8 +100,8 @@ func FuzzCodexUsageLines(f *testing.F) {
 	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":-1e309,"window_minutes":300,"resets_at":1e300}}}}`+"\n"), uint8(1))
 	f.Add([]byte("not json\n{\"type\":\n"), uint8(3))
 	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
-		var got []UsageReport
-		tail := &codexUsageTail{report: func(r UsageReport) { got = append(got, r) }, now: func() time.Time { return time.Unix(1_800_000_000, 0) }}
+		var got []wire.UsageReport
+		tail := &codexUsageTail{report: func(r wire.UsageReport) { got = append(got, r) }, now: func() time.Time { return time.Unix(1_800_000_000, 0) }}
 		step := int(split)%64 + 1
 		for i := 0; i < len(data); i += step {
 			tail.feed(data[i:min(i+step, len(data))])

@@ -21,6 +21,8 @@ import (
 	"unicode"
 
 	"pullcept/ids"
+
+	"pullcept/room/wire"
 )
 
 // Seat states reported in events.
@@ -90,7 +92,7 @@ type ManagerOptions struct {
 	// OnUsage takes a seat's usage figures (Codex: from its rollout file,
 	// codex_usage.go), called from the seat's own goroutine; nil = not
 	// watched.
-	OnUsage func(topic, account string, r UsageReport)
+	OnUsage func(topic, account string, r wire.UsageReport)
 	// OnChange, when set, is called (it must not block) on every change
 	// of a seat's state instead of Changed signalling, from the goroutine
 	// that made it; OnOutput the same for a change of a pane's screen (nil:

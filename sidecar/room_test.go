@@ -551,8 +551,8 @@ func TestUsageIsTheSeatsOwn(t *testing.T) {
 		t.Fatalf("before any figures: %v %q", isErr, text)
 	}
 	h.e.Usage().Record("topic-u", "acc-lin",
-		room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}}, h.now)
-	h.e.Usage().Record("topic-u", "acc-other", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}, SevenDay: &wire.Window{UsedPercentage: 2}}, h.now)
+		wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}}, h.now)
+	h.e.Usage().Record("topic-u", "acc-other", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 1}, SevenDay: &wire.Window{UsedPercentage: 2}}, h.now)
 	text, isErr = lin.call(t, sidecar.ToolUsage, nil)
 	loc := time.Local
 	want := fmt.Sprintf("5h: 85%% used, resets %s\n7d: not reported\nreceived %s (12 min ago)\n\n— you: Lin",

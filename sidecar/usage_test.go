@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"pullcept/room"
 	"pullcept/room/wire"
 	"pullcept/sidecar"
 )
@@ -35,8 +34,8 @@ func TestSayResultCarriesTheSeatsOwnUsage(t *testing.T) {
 	}
 
 	ctx := 42.5
-	h.e.Usage().Record("topic-r", "acc-lin", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}}, h.now)
-	h.e.Usage().Record("topic-r", "acc-lin", room.UsageReport{Context: &ctx}, h.now.Add(10*time.Minute))
+	h.e.Usage().Record("topic-r", "acc-lin", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}}, h.now)
+	h.e.Usage().Record("topic-r", "acc-lin", wire.UsageReport{Context: &ctx}, h.now.Add(10*time.Minute))
 	id, _ := sidecar.DeliveredID(text)
 	text, isErr = lin.call(t, sidecar.ToolSay, map[string]any{"content": "second", "last_seen": id})
 	if isErr {
@@ -66,9 +65,9 @@ func TestMyUsageDatesTheWindows(t *testing.T) {
 	t.Parallel()
 	h := newRoom(t, "topic-w")
 	lin := h.join("Lin", "topic-w", sidecar.EnvAccountID, "acc-lin")
-	h.e.Usage().Record("topic-w", "acc-lin", room.UsageReport{SevenDay: &wire.Window{UsedPercentage: 40}}, h.now)
+	h.e.Usage().Record("topic-w", "acc-lin", wire.UsageReport{SevenDay: &wire.Window{UsedPercentage: 40}}, h.now)
 	ctx := 10.0
-	h.e.Usage().Record("topic-w", "acc-lin", room.UsageReport{Context: &ctx}, h.now.Add(12*time.Minute))
+	h.e.Usage().Record("topic-w", "acc-lin", wire.UsageReport{Context: &ctx}, h.now.Add(12*time.Minute))
 	text, isErr := lin.call(t, sidecar.ToolUsage, nil)
 	want := fmt.Sprintf("5h: not reported\n7d: 40%% used\nreceived %s (12 min ago)\n\n— you: Lin", wire.LocalMinute(h.now, time.Local))
 	if isErr || text != want {

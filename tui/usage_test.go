@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pullcept/app"
-	"pullcept/room"
 	"pullcept/room/wire"
 )
 
@@ -40,7 +39,7 @@ func (hs *harness) clock(since time.Duration) {
 
 // record stores figures for account in the topic on screen, received at
 // usageAt plus after, and lets the model read them (as a seat change does).
-func (hs *harness) record(account string, r room.UsageReport, after time.Duration) {
+func (hs *harness) record(account string, r wire.UsageReport, after time.Duration) {
 	hs.t.Helper()
 	hs.eng.Usage().Record(hs.m.topic, account, r, usageAt.Add(after))
 	hs.send(seatsChangedMsg{})
@@ -93,7 +92,7 @@ func (hs *harness) block(name string) []string {
 // percentages; a seat that reported nothing gets no line.
 func TestUsageFiguresUnderTheSeat(t *testing.T) {
 	hs := usageHarness(t, time.Minute)
-	hs.record("acc-claude", room.UsageReport{Model: "Opus 4.8", Effort: "high", FiveHour: &wire.Window{UsedPercentage: 85}, Context: pctp(42.5)}, 0)
+	hs.record("acc-claude", wire.UsageReport{Model: "Opus 4.8", Effort: "high", FiveHour: &wire.Window{UsedPercentage: 85}, Context: pctp(42.5)}, 0)
 	want := []string{
 		"● Claude           —",
 		"  Opus 4.8 · high",
@@ -108,7 +107,7 @@ func TestUsageFiguresUnderTheSeat(t *testing.T) {
 	}
 
 	// Only the 7d window: every other figure is "—", never 0 %.
-	hs.record("acc-codex", room.UsageReport{SevenDay: &wire.Window{UsedPercentage: 40}}, 0)
+	hs.record("acc-codex", wire.UsageReport{SevenDay: &wire.Window{UsedPercentage: 40}}, 0)
 	want = []string{
 		"● Codex            —",
 		"  — · —",
@@ -123,7 +122,7 @@ func TestUsageFiguresUnderTheSeat(t *testing.T) {
 	}
 
 	// The model's name is cut to keep the effort; names are made visible.
-	hs.record("acc-claude", room.UsageReport{Model: "claude-opus-4-8\x1b[31m-preview", Effort: "xhigh"}, 0)
+	hs.record("acc-claude", wire.UsageReport{Model: "claude-opus-4-8\x1b[31m-preview", Effort: "xhigh"}, 0)
 	if got := hs.block("Claude")[1]; got != "  claude-op… · xhigh" {
 		t.Errorf("a long model: %q, want %q", got, "  claude-op… · xhigh")
 	}
@@ -139,8 +138,8 @@ func TestUsageFiguresUnderTheSeat(t *testing.T) {
 // and are not marked.
 func TestUsageOldFiguresMarked(t *testing.T) {
 	hs := usageHarness(t, 0)
-	hs.record("acc-claude", room.UsageReport{Model: "Opus 4.8", Effort: "high", FiveHour: &wire.Window{UsedPercentage: 85}, SevenDay: &wire.Window{UsedPercentage: 12}, Context: pctp(42)}, 0)
-	hs.record("acc-claude", room.UsageReport{Context: pctp(50)}, 10*time.Minute)
+	hs.record("acc-claude", wire.UsageReport{Model: "Opus 4.8", Effort: "high", FiveHour: &wire.Window{UsedPercentage: 85}, SevenDay: &wire.Window{UsedPercentage: 12}, Context: pctp(42)}, 0)
+	hs.record("acc-claude", wire.UsageReport{Context: pctp(50)}, 10*time.Minute)
 
 	hs.clock(15 * time.Minute)
 	want := []string{"● Claude           —", "  Opus 4.8 · high", "  5h 85% 7d 12%", "  ctx 50%"}
@@ -180,7 +179,7 @@ func TestUsageNearLimitMarked(t *testing.T) {
 		{95, 10, usageAt.Add(30 * time.Second).Format(time.RFC3339), "  5h ~95% 7d 10%", ""},
 	}
 	for _, c := range cases {
-		hs.record("acc-codex", room.UsageReport{
+		hs.record("acc-codex", wire.UsageReport{
 			FiveHour: &wire.Window{UsedPercentage: c.five, ResetsAt: c.reset},
 			SevenDay: &wire.Window{UsedPercentage: c.seven, ResetsAt: usageAt.Add(7 * 24 * time.Hour).Format(time.RFC3339)},
 		}, 0)
@@ -201,12 +200,12 @@ func TestUsageNearLimitMarked(t *testing.T) {
 			t.Errorf("%v/%v: a warning style with no window near its limit: %q", c.five, c.seven, raw)
 		}
 	}
-	hs.record("acc-codex", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 90}}, 0)
+	hs.record("acc-codex", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 90}}, 0)
 	if raw := strings.Join(hs.parts(true), "\n"); !strings.Contains(raw, style("90%!", "1", "33")) {
 		t.Errorf("the window at 90 %% is not bold yellow: %q", raw)
 	}
 	// The context is no window: 97 % of it marks nothing.
-	hs.record("acc-claude", room.UsageReport{Context: pctp(97)}, 0)
+	hs.record("acc-claude", wire.UsageReport{Context: pctp(97)}, 0)
 	if b := hs.block("Claude"); strings.Contains(strings.Join(b, "\n"), "!") {
 		t.Errorf("a full context marked the seat: %q", b)
 	}
@@ -220,8 +219,8 @@ func (hs *harness) lineOf(i int) int { return hs.m.lay.Parts.Y + i }
 // and k move by participant, not by line.
 func TestUsageClickSelectsTheBlock(t *testing.T) {
 	hs := usageHarness(t, time.Minute)
-	hs.record("acc-claude", room.UsageReport{Model: "Opus 4.8", FiveHour: &wire.Window{UsedPercentage: 85}}, 0)
-	hs.record("acc-codex", room.UsageReport{Context: pctp(10)}, 0)
+	hs.record("acc-claude", wire.UsageReport{Model: "Opus 4.8", FiveHour: &wire.Window{UsedPercentage: 85}}, 0)
+	hs.record("acc-codex", wire.UsageReport{Context: pctp(10)}, 0)
 	lines := hs.parts(false)
 	codex := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "● Codex ") })
 	claude := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "● Claude ") })
@@ -281,7 +280,7 @@ func TestUsagePanelScrollsToSelection(t *testing.T) {
 	hs := newHarness(t, newFakeSeats(accts...), 80, 24)
 	hs.clock(time.Minute)
 	for _, a := range accts {
-		hs.record(a.ID, room.UsageReport{Model: "Opus 4.8", FiveHour: &wire.Window{UsedPercentage: 50}}, 0)
+		hs.record(a.ID, wire.UsageReport{Model: "Opus 4.8", FiveHour: &wire.Window{UsedPercentage: 50}}, 0)
 	}
 	if lines := hs.parts(false); slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "● Seat5 ") }) {
 		t.Fatalf("the test needs a panel too short for every block:\n%s", strings.Join(lines, "\n"))
@@ -312,7 +311,7 @@ func TestUsagePanelScrollsToSelection(t *testing.T) {
 // another topic changes nothing here.
 func TestUsageEventRedraws(t *testing.T) {
 	hs := usageHarness(t, time.Minute)
-	hs.eng.RecordUsage(hs.m.topic, "acc-codex", room.UsageReport{Model: "gpt-5.3-codex", Effort: "medium", FiveHour: &wire.Window{UsedPercentage: 50}, Context: pctp(30)})
+	hs.eng.RecordUsage(hs.m.topic, "acc-codex", wire.UsageReport{Model: "gpt-5.3-codex", Effort: "medium", FiveHour: &wire.Window{UsedPercentage: 50}, Context: pctp(30)})
 	if got := hs.block("Codex"); len(got) != 1 {
 		t.Fatalf("drawn before the event arrived (the test needs the figures read on their event): %q", got)
 	}
@@ -331,7 +330,7 @@ func TestUsageEventRedraws(t *testing.T) {
 	}
 
 	// The run's event stream carries them as room events.
-	hs.eng.Usage().Record(hs.m.topic, "acc-claude", room.UsageReport{SevenDay: &wire.Window{UsedPercentage: 7}}, usageAt)
+	hs.eng.Usage().Record(hs.m.topic, "acc-claude", wire.UsageReport{SevenDay: &wire.Window{UsedPercentage: 7}}, usageAt)
 	hs.send(appEventMsg{app.Event{Kind: app.EventRoom, Room: app.RoomEvent{Kind: app.RoomUsage, Topic: hs.m.topic, Account: "acc-claude"}}})
 	if got := hs.block("Claude"); len(got) != 4 || got[2] != "  5h — 7d 7%" {
 		t.Errorf("after the app's usage event: %q", got)
@@ -341,7 +340,7 @@ func TestUsageEventRedraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.eng.RecordUsage(other, "acc-claude", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 99}})
+	hs.eng.RecordUsage(other, "acc-claude", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 99}})
 	hs.pump()
 	if got := hs.block("Claude"); len(got) != 4 || got[2] != "  5h — 7d 7%" {
 		t.Errorf("another topic's figures drawn here: %q", got)

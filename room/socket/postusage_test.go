@@ -8,7 +8,6 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"pullcept/room"
 	"pullcept/room/wire"
 )
 
@@ -52,7 +51,7 @@ func TestPostResultCarriesTheSeatsUsage(t *testing.T) {
 	if !r.Delivered || r.Usage == nil || r.Usage.Error != "" || len(u) != 0 {
 		t.Fatalf("delivered, nothing received yet: %+v usage %v", r, u)
 	}
-	v.e.RecordUsage(v.topic, "acc-lin", room.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}})
+	v.e.RecordUsage(v.topic, "acc-lin", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 85, ResetsAt: "2026-10-10T10:05:00Z"}})
 	if r, _ := post(bob, "m2", "hi Lin", "m1"); !r.Delivered || r.Usage == nil || !strings.Contains(r.Usage.Error, "no account") {
 		t.Fatalf("an account-less seat's answer: %+v", r)
 	}

@@ -361,7 +361,7 @@ func (s *Server) logHelloRefused(h *wire.Hello, err error) {
 // ({"rate_limits":{"five_hour":{"used_percentage":N,"resets_at":T},
 // "seven_day":{...}}}, only in subscription sessions; resets_at unix
 // seconds or a string). What is absent stays absent.
-func parseStatus(body []byte) room.UsageReport {
+func parseStatus(body []byte) wire.UsageReport {
 	var v struct {
 		Model struct {
 			DisplayName string `json:"display_name"`
@@ -379,7 +379,7 @@ func parseStatus(body []byte) room.UsageReport {
 		} `json:"rate_limits"`
 	}
 	if json.Unmarshal(body, &v) != nil {
-		return room.UsageReport{}
+		return wire.UsageReport{}
 	}
 	conv := func(key string) *wire.Window {
 		w, ok := v.RateLimits[key]
@@ -398,7 +398,7 @@ func parseStatus(body []byte) room.UsageReport {
 		}
 		return out
 	}
-	r := room.UsageReport{FiveHour: conv("five_hour"), SevenDay: conv("seven_day")}
+	r := wire.UsageReport{FiveHour: conv("five_hour"), SevenDay: conv("seven_day")}
 	name := v.Model.DisplayName
 	if name == "" {
 		name = v.Model.ID
