@@ -154,348 +154,384 @@ func pasteBytes(p Pane, s string) []byte {
 	return []byte(start + s + end)
 }
 
-// do carries out an action from the table.
+// do carries out an action from the table: the context's own keys first
+// (contextKeys), else the action's handler (actions, next to bindings).
 func (m *model) do(act action, ctx keyCtx) tea.Cmd {
 	if cmd, ok := m.doAttach(act, ctx); ok {
 		return cmd
 	}
-	rs := m.cur()
-	switch ctx {
-	case ctxHelp:
-		switch act {
-		case actClose:
-			m.help = false
-		case actUp:
-			m.helpOff--
-		case actDown:
-			m.helpOff++
-		case actPgUp:
-			m.helpOff -= 10
-		case actPgDn:
-			m.helpOff += 10
+	if own := contextKeys[ctx]; own != nil {
+		if cmd, done := own(m, act); done {
+			return cmd
 		}
-		m.helpOff = max(m.helpOff, 0)
-		return nil
-	case ctxDialog:
-		d := m.dlg
-		m.dlg = nil
-		switch {
-		case act == actConfirm && d != nil && d.quit:
-			return tea.Quit
-		case act == actDetach && d != nil && d.quit:
-			return m.detach()
-		case act == actDetach:
-			m.dlg = d // d only answers the quit dialog
-		case act == actConfirm && d != nil && d.reopen:
-			return m.reopen(d.topic)
-		case act == actConfirm && d != nil && d.mcp != "":
-			return m.deleteMCP(d.mcp)
-		case act == actConfirm && d != nil && d.release != nil:
-			return m.clearUnsent(*d.release)
-		case d != nil && d.release != nil:
-			m.status = "kept the keys in " + wire.OneLine(d.release.name) + "'s prompt; its posts stay held"
-			return nil
-		case d != nil && d.mcp != "":
-			return nil
-		case act == actConfirm && d != nil && d.seat != nil:
-			return m.runSeatOp(d.seat.act, d.seat.topic, d.seat.account, d.seat.name)
-		case d != nil && d.seat != nil:
-			return nil
-		case act == actConfirm && d != nil:
-			m.status = "deleting “" + m.topicName(d.topic) + "”"
-			return m.deleteTopic(d.topic)
-		}
-		return nil
-	case ctxRename:
-		if m.nicking != "" {
-			return m.nicknameKey(act)
-		}
-		topic := m.renaming
-		switch act {
-		case actConfirm:
-			m.renaming = ""
-			name, b := m.renameEd.String(), m.app
-			return func() tea.Msg {
-				if err := b.Rename(topic, name); err != nil {
-					return noteMsg{err: fmt.Errorf("rename: %w", err), list: true}
-				}
-				return noteMsg{note: "renamed", list: true}
+	}
+	if h := actions[act]; h != nil {
+		return h(m, ctx)
+	}
+	return nil
+}
+
+// contextKeys are what an action does in one context when it is not the
+// action's own handler; a context reports false to leave act to actions.
+var contextKeys = map[keyCtx]func(m *model, act action) (tea.Cmd, bool){
+	ctxHelp:       (*model).helpKey,
+	ctxDialog:     (*model).dialogKey,
+	ctxRename:     (*model).renameKey,
+	ctxCandidates: (*model).candidatesKey,
+	ctxScroll:     (*model).scrollKey,
+	ctxTopics:     (*model).topicsKey,
+	ctxRoom:       (*model).roomKey,
+	ctxParts:      (*model).partsKey,
+	ctxInput:      (*model).inputKey,
+}
+
+func (m *model) helpKey(act action) (tea.Cmd, bool) {
+	switch act {
+	case actClose:
+		m.help = false
+	case actUp:
+		m.helpOff--
+	case actDown:
+		m.helpOff++
+	case actPgUp:
+		m.helpOff -= 10
+	case actPgDn:
+		m.helpOff += 10
+	}
+	m.helpOff = max(m.helpOff, 0)
+	return nil, true
+}
+
+func (m *model) dialogKey(act action) (tea.Cmd, bool) {
+	d := m.dlg
+	m.dlg = nil
+	switch {
+	case act == actConfirm && d != nil && d.quit:
+		return tea.Quit, true
+	case act == actDetach && d != nil && d.quit:
+		return m.detach(), true
+	case act == actDetach:
+		m.dlg = d // d only answers the quit dialog
+	case act == actConfirm && d != nil && d.reopen:
+		return m.reopen(d.topic), true
+	case act == actConfirm && d != nil && d.mcp != "":
+		return m.deleteMCP(d.mcp), true
+	case act == actConfirm && d != nil && d.release != nil:
+		return m.clearUnsent(*d.release), true
+	case d != nil && d.release != nil:
+		m.status = "kept the keys in " + wire.OneLine(d.release.name) + "'s prompt; its posts stay held"
+		return nil, true
+	case d != nil && d.mcp != "":
+		return nil, true
+	case act == actConfirm && d != nil && d.seat != nil:
+		return m.runSeatOp(d.seat.act, d.seat.topic, d.seat.account, d.seat.name), true
+	case d != nil && d.seat != nil:
+		return nil, true
+	case act == actConfirm && d != nil:
+		m.status = "deleting “" + m.topicName(d.topic) + "”"
+		return m.deleteTopic(d.topic), true
+	}
+	return nil, true
+}
+
+func (m *model) renameKey(act action) (tea.Cmd, bool) {
+	if m.nicking != "" {
+		return m.nicknameKey(act), true
+	}
+	topic := m.renaming
+	switch act {
+	case actConfirm:
+		m.renaming = ""
+		name, b := m.renameEd.String(), m.app
+		return func() tea.Msg {
+			if err := b.Rename(topic, name); err != nil {
+				return noteMsg{err: fmt.Errorf("rename: %w", err), list: true}
 			}
-		case actCancel:
-			m.renaming = ""
-		default:
-			m.edit(&m.renameEd, act)
-		}
-		return nil
-	case ctxCandidates:
-		c := m.input.candidates(m.roster())
-		switch act {
-		case actUp:
-			m.input.sel = (m.input.sel - 1 + len(c)) % len(c)
-		case actDown:
-			m.input.sel = (m.input.sel + 1) % len(c)
-		case actPick:
-			m.input.Pick(c[min(m.input.sel, len(c)-1)])
-		case actClose:
-			m.input.Dismiss()
-		}
-		return nil
-	case ctxScroll:
-		if s, ok := m.focusedPane(); ok {
-			page := max(m.lay.Panes[m.paneIdx].Inner().H-1, 1)
-			switch act {
-			case actSelect:
-				m.startSel(false)
-				return nil
-			case actCopy:
-				return m.copySel()
-			case actCancel:
-				if m.sel != nil {
-					m.endSel()
-					return nil
-				}
-				act = actClose
-			}
-			if m.sel != nil && m.selMove(act, page) {
-				return nil
-			}
-			switch act {
-			case actUp:
-				m.scrollOff++
-			case actDown:
-				m.scrollOff--
-			case actPgUp:
-				m.scrollOff += page
-			case actPgDn:
-				m.scrollOff -= page
-			case actTop:
-				m.scrollOff = s.Pane.ScrollbackLen()
-			case actBottom:
-				m.scrollOff = 0
-			case actClose:
-				m.scrollMode = false
-				m.scrollOff = 0
-			}
-			m.scrollOff = min(max(m.scrollOff, 0), s.Pane.ScrollbackLen())
-			m.panesDirty = true
-		}
-		return nil
-	case ctxTopics:
-		switch act {
-		case actUp:
-			m.tsel = max(m.tsel-1, 0)
-			return nil
-		case actDown:
-			m.tsel = min(m.tsel+1, max(len(m.topics)-1, 0))
-			return nil
-		case actOpen:
-			if m.tsel < len(m.topics) {
-				return m.openTopic(m.topics[m.tsel].ID)
-			}
-			return nil
-		case actRename:
-			if m.tsel < len(m.topics) {
-				m.startRename(m.topics[m.tsel].ID)
-			}
-			return nil
-		case actDelete:
-			if m.tsel < len(m.topics) {
-				m.askDelete(m.topics[m.tsel].ID)
-			}
-			return nil
-		}
-	case ctxRoom:
+			return noteMsg{note: "renamed", list: true}
+		}, true
+	case actCancel:
+		m.renaming = ""
+	default:
+		m.edit(&m.renameEd, act)
+	}
+	return nil, true
+}
+
+func (m *model) candidatesKey(act action) (tea.Cmd, bool) {
+	c := m.input.candidates(m.roster())
+	switch act {
+	case actUp:
+		m.input.sel = (m.input.sel - 1 + len(c)) % len(c)
+	case actDown:
+		m.input.sel = (m.input.sel + 1) % len(c)
+	case actPick:
+		m.input.Pick(c[min(m.input.sel, len(c)-1)])
+	case actClose:
+		m.input.Dismiss()
+	}
+	return nil, true
+}
+
+func (m *model) scrollKey(act action) (tea.Cmd, bool) {
+	if s, ok := m.focusedPane(); ok {
+		page := max(m.lay.Panes[m.paneIdx].Inner().H-1, 1)
 		switch act {
 		case actSelect:
-			m.startSel(true)
-			return nil
+			m.startSel(false)
+			return nil, true
 		case actCopy:
-			if m.sel != nil {
-				return m.copySel()
-			}
-			return m.copyPost()
-		case actOpen:
-			if m.sel != nil {
-				return m.copySel()
-			}
-			m.openSelected()
-			return nil
+			return m.copySel(), true
 		case actCancel:
 			if m.sel != nil {
 				m.endSel()
-				return nil
+				return nil, true
 			}
-			act = actFocusInput
+			act = actClose
 		}
-		if m.sel != nil && m.selMove(act, m.roomPage()) {
-			return nil
-		}
-		if rs != nil && m.cursorKey(rs, act) {
-			return nil
+		if m.sel != nil && m.selMove(act, page) {
+			return nil, true
 		}
 		switch act {
-		case actExpand:
-			rs.expandAll = !rs.expandAll
-			rs.expanded = map[string]bool{}
-			rs.invalidate()
-			if _, items, i := m.roomItemsNow(); i >= 0 {
-				if rs.cursor != (itemKey{}) {
-					rs.cursor = items[i].key // a post now folded: its fold
-				}
-				m.showItem(items[i])
-			}
-			// Said too: the notices may all be off screen.
-			if rs.expandAll {
-				m.status = "MCP notices expanded (e folds them)"
-			} else {
-				m.status = "MCP notices folded (e expands them)"
-			}
-			return nil
+		case actUp:
+			m.scrollOff++
+		case actDown:
+			m.scrollOff--
+		case actPgUp:
+			m.scrollOff += page
+		case actPgDn:
+			m.scrollOff -= page
+		case actTop:
+			m.scrollOff = s.Pane.ScrollbackLen()
+		case actBottom:
+			m.scrollOff = 0
+		case actClose:
+			m.scrollMode = false
+			m.scrollOff = 0
 		}
-	case ctxParts:
-		if cmd, ok := m.mcpKey(act); ok {
+		m.scrollOff = min(max(m.scrollOff, 0), s.Pane.ScrollbackLen())
+		m.panesDirty = true
+	}
+	return nil, true
+}
+
+func (m *model) topicsKey(act action) (tea.Cmd, bool) {
+	switch act {
+	case actUp:
+		m.tsel = max(m.tsel-1, 0)
+		return nil, true
+	case actDown:
+		m.tsel = min(m.tsel+1, max(len(m.topics)-1, 0))
+		return nil, true
+	case actOpen:
+		if m.tsel < len(m.topics) {
+			return m.openTopic(m.topics[m.tsel].ID), true
+		}
+		return nil, true
+	case actRename:
+		if m.tsel < len(m.topics) {
+			m.startRename(m.topics[m.tsel].ID)
+		}
+		return nil, true
+	case actDelete:
+		if m.tsel < len(m.topics) {
+			m.askDelete(m.topics[m.tsel].ID)
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *model) roomKey(act action) (tea.Cmd, bool) {
+	rs := m.cur()
+	switch act {
+	case actSelect:
+		m.startSel(true)
+		return nil, true
+	case actCopy:
+		if m.sel != nil {
+			return m.copySel(), true
+		}
+		return m.copyPost(), true
+	case actOpen:
+		if m.sel != nil {
+			return m.copySel(), true
+		}
+		m.openSelected()
+		return nil, true
+	case actCancel:
+		if m.sel != nil {
+			m.endSel()
+			return nil, true
+		}
+		return actions[actFocusInput](m, ctxRoom), true
+	}
+	if m.sel != nil && m.selMove(act, m.roomPage()) {
+		return nil, true
+	}
+	if rs != nil && m.cursorKey(rs, act) {
+		return nil, true
+	}
+	switch act {
+	case actExpand:
+		rs.expandAll = !rs.expandAll
+		rs.expanded = map[string]bool{}
+		rs.invalidate()
+		if _, items, i := m.roomItemsNow(); i >= 0 {
+			if rs.cursor != (itemKey{}) {
+				rs.cursor = items[i].key // a post now folded: its fold
+			}
+			m.showItem(items[i])
+		}
+		// Said too: the notices may all be off screen.
+		if rs.expandAll {
+			m.status = "MCP notices expanded (e folds them)"
+		} else {
+			m.status = "MCP notices folded (e expands them)"
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *model) partsKey(act action) (tea.Cmd, bool) {
+	if cmd, ok := m.mcpKey(act); ok {
+		return cmd, true
+	}
+	switch act {
+	case actUp:
+		m.psel = max(m.psel-1, 0)
+		return nil, true
+	case actDown:
+		m.psel = min(m.psel+1, max(len(m.partRows())-1, 0))
+		return nil, true
+	case actNickname:
+		m.startNickname()
+		return nil, true
+	}
+	return nil, false
+}
+
+func (m *model) inputKey(act action) (tea.Cmd, bool) {
+	rs := m.cur()
+	switch act {
+	case actSend:
+		return m.send(), true
+	case actNewline:
+		m.input.Insert("\n")
+		return nil, true
+	case actEditor:
+		return m.editInput(), true
+	case actClearInput:
+		m.clearInput()
+		return nil, true
+	case actStartAndSend:
+		return m.startAndSend(), true
+	case actPgUp, actPgDn:
+		m.scrollRoom(rs, act)
+		return nil, true
+	case actUp:
+		if !m.historyUp() && !m.input.Up() {
+			rs.offset++
+		}
+		return nil, true
+	case actDown:
+		if !m.historyDown() && !m.input.Down() {
+			rs.offset--
+		}
+		return nil, true
+	case actLeft, actRight, actHome, actEnd, actBackspace, actDeleteChar, actKillBefore, actKillAfter, actKillWord:
+		m.edit(&m.input, act)
+		return nil, true
+	}
+	return nil, false
+}
+
+// The handlers of the actions shared by the prefix table and the panels
+// (actions, in keys.go), where one is more than a call.
+
+func (m *model) doNewTopic(keyCtx) tea.Cmd {
+	if err := m.newTopic(); err != nil {
+		m.status = err.Error()
+	}
+	m.focus = focusInput
+	return nil
+}
+
+func (m *model) doZoom(keyCtx) tea.Cmd {
+	switch {
+	case m.zoom != zoomNone:
+		m.zoom = zoomNone
+	case m.focus == focusPane:
+		m.zoom = zoomPane + m.paneIdx
+	default:
+		m.zoom = zoomRoom
+		m.focus = focusRoom
+	}
+	return nil
+}
+
+func (m *model) doSeat(act action, ctx keyCtx) tea.Cmd {
+	if ctx == ctxPrefix && m.focus == focusParts {
+		if cmd, ok := m.mcpKey(act); ok { // the panel's own key would
 			return cmd
 		}
-		switch act {
-		case actUp:
-			m.psel = max(m.psel-1, 0)
-			return nil
-		case actDown:
-			m.psel = min(m.psel+1, max(len(m.partRows())-1, 0))
-			return nil
-		case actNickname:
-			m.startNickname()
-			return nil
-		}
-	case ctxInput:
-		switch act {
-		case actSend:
-			return m.send()
-		case actNewline:
-			m.input.Insert("\n")
-			return nil
-		case actEditor:
-			return m.editInput()
-		case actClearInput:
-			m.clearInput()
-			return nil
-		case actStartAndSend:
-			return m.startAndSend()
-		case actPgUp, actPgDn:
-			m.scrollRoom(rs, act)
-			return nil
-		case actUp:
-			if !m.historyUp() && !m.input.Up() {
-				rs.offset++
-			}
-			return nil
-		case actDown:
-			if !m.historyDown() && !m.input.Down() {
-				rs.offset--
-			}
-			return nil
-		case actLeft, actRight, actHome, actEnd, actBackspace, actDeleteChar, actKillBefore, actKillAfter, actKillWord:
-			m.edit(&m.input, act)
-			return nil
-		}
 	}
-	// Actions shared by the prefix table and the panels.
-	switch act {
-	case actNewTopic:
-		if err := m.newTopic(); err != nil {
-			m.status = err.Error()
-		}
+	return m.seatOp(act)
+}
+
+func (m *model) doDelete(keyCtx) tea.Cmd {
+	if !m.listed(m.topic) {
+		m.status = "this topic is not saved yet: there is nothing to delete"
+		return nil
+	}
+	m.askDelete(m.topic)
+	return nil
+}
+
+func (m *model) doPaneNumbers(keyCtx) tea.Cmd {
+	if m.help || m.dlg != nil || m.renaming != "" {
+		return nil // the digit belongs to what is open
+	}
+	if len(m.panes()) == 0 {
+		m.status = "no terminal panes here to number"
+		return nil
+	}
+	m.numbers = true
+	m.numbersSeq++
+	return m.later(paneNumbersTime, numbersOffMsg{seq: m.numbersSeq})
+}
+
+func (m *model) doScrollMode(keyCtx) tea.Cmd {
+	if s, ok := m.focusedPane(); ok {
+		m.scrollMode = true
+		m.scrollOff = 0
+		m.panesDirty = true
+		m.status = fmt.Sprintf("scroll mode: %s (%d lines of scrollback); q leaves", wire.OneLine(s.Name), s.Pane.ScrollbackLen())
+	} else {
+		m.status = "scroll mode needs a focused terminal pane (" + m.prefix + " o)"
+	}
+	return nil
+}
+
+func (m *model) doToggleTopics(keyCtx) tea.Cmd {
+	m.showTopics = !m.showTopics
+	if !m.showTopics && m.focus == focusTopics {
 		m.focus = focusInput
-	case actNextTopic:
-		return m.moveTopic(1)
-	case actPrevTopic:
-		return m.moveTopic(-1)
-	case actFocusNext:
-		m.cycleFocus(1)
-	case actFocusPrev:
-		m.cycleFocus(-1)
-	case actFocusInput:
-		m.setFocus(focusInput, 0)
-	case actFocusTopics:
-		m.showTopics = true
-		m.setFocus(focusTopics, 0)
-	case actFocusRoom:
-		m.setFocus(focusRoom, 0)
-	case actFocusParts:
-		m.showParts = true
-		m.setFocus(focusParts, 0)
-	case actZoom:
-		switch {
-		case m.zoom != zoomNone:
-			m.zoom = zoomNone
-		case m.focus == focusPane:
-			m.zoom = zoomPane + m.paneIdx
-		default:
-			m.zoom = zoomRoom
-			m.focus = focusRoom
-		}
-	case actStartSeat, actStopSeat, actRestartSeat, actReleaseSeat:
-		if ctx == ctxPrefix && m.focus == focusParts {
-			if cmd, ok := m.mcpKey(act); ok { // the panel's own key would
-				return cmd
-			}
-		}
-		return m.seatOp(act)
-	case actRename:
-		m.startRename(m.topic)
-	case actDelete:
-		if !m.listed(m.topic) {
-			m.status = "this topic is not saved yet: there is nothing to delete"
-			return nil
-		}
-		m.askDelete(m.topic)
-	case actHelp:
-		m.help, m.helpNotices = true, false
-		m.helpOff = 0
-	case actNotices:
-		m.help, m.helpNotices = true, true
-		m.helpOff = 1 << 30 // the newest in view: the overlay clamps it to the last page
-	case actNextLayout:
-		m.nextLayout()
-	case actPaneNumbers:
-		if m.help || m.dlg != nil || m.renaming != "" {
-			return nil // the digit belongs to what is open
-		}
-		if len(m.panes()) == 0 {
-			m.status = "no terminal panes here to number"
-			return nil
-		}
-		m.numbers = true
-		m.numbersSeq++
-		return m.later(paneNumbersTime, numbersOffMsg{seq: m.numbersSeq})
-	case actQuit:
-		return m.askQuit()
-	case actDetach:
-		return m.detach()
-	case actScrollMode:
-		if s, ok := m.focusedPane(); ok {
-			m.scrollMode = true
-			m.scrollOff = 0
-			m.panesDirty = true
-			m.status = fmt.Sprintf("scroll mode: %s (%d lines of scrollback); q leaves", wire.OneLine(s.Name), s.Pane.ScrollbackLen())
-		} else {
-			m.status = "scroll mode needs a focused terminal pane (" + m.prefix + " o)"
-		}
-	case actToggleTopics:
-		m.showTopics = !m.showTopics
-		if !m.showTopics && m.focus == focusTopics {
-			m.focus = focusInput
-		}
-	case actToggleParts:
-		m.showParts = !m.showParts
-		if !m.showParts && m.focus == focusParts {
-			m.focus = focusInput
-		}
-	case actSendPrefix:
-		if s, ok := m.focusedPane(); ok {
-			m.writePane(s.Pane, prefixBytes(m.prefix))
-		}
-	case actCancel:
+	}
+	return nil
+}
+
+func (m *model) doToggleParts(keyCtx) tea.Cmd {
+	m.showParts = !m.showParts
+	if !m.showParts && m.focus == focusParts {
+		m.focus = focusInput
+	}
+	return nil
+}
+
+func (m *model) doSendPrefix(keyCtx) tea.Cmd {
+	if s, ok := m.focusedPane(); ok {
+		m.writePane(s.Pane, prefixBytes(m.prefix))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -265,6 +266,39 @@ var bindings = []binding{
 
 	{ctxPicker, []string{"esc", "q"}, actClose, "close the picker (nothing attached)"},
 	{ctxPicker, []string{"any"}, actNone, "↑/↓ (k/j) move, PgUp/PgDn, g/G first/last; → (l) or Enter opens a folder, Enter on a file attaches it; ← (h) or Backspace the folder above"},
+}
+
+// actions are what each action of the table does wherever the context has
+// no key of its own for it (contextKeys, dispatch.go): the prefix table's
+// actions, and the panels' keys that are the same. An action missing here
+// does nothing there.
+var actions = map[action]func(m *model, ctx keyCtx) tea.Cmd{
+	actNewTopic:     (*model).doNewTopic,
+	actNextTopic:    func(m *model, _ keyCtx) tea.Cmd { return m.moveTopic(1) },
+	actPrevTopic:    func(m *model, _ keyCtx) tea.Cmd { return m.moveTopic(-1) },
+	actFocusNext:    func(m *model, _ keyCtx) tea.Cmd { m.cycleFocus(1); return nil },
+	actFocusPrev:    func(m *model, _ keyCtx) tea.Cmd { m.cycleFocus(-1); return nil },
+	actFocusInput:   func(m *model, _ keyCtx) tea.Cmd { m.setFocus(focusInput, 0); return nil },
+	actFocusTopics:  func(m *model, _ keyCtx) tea.Cmd { m.showTopics = true; m.setFocus(focusTopics, 0); return nil },
+	actFocusRoom:    func(m *model, _ keyCtx) tea.Cmd { m.setFocus(focusRoom, 0); return nil },
+	actFocusParts:   func(m *model, _ keyCtx) tea.Cmd { m.showParts = true; m.setFocus(focusParts, 0); return nil },
+	actZoom:         (*model).doZoom,
+	actStartSeat:    func(m *model, ctx keyCtx) tea.Cmd { return m.doSeat(actStartSeat, ctx) },
+	actStopSeat:     func(m *model, ctx keyCtx) tea.Cmd { return m.doSeat(actStopSeat, ctx) },
+	actRestartSeat:  func(m *model, ctx keyCtx) tea.Cmd { return m.doSeat(actRestartSeat, ctx) },
+	actReleaseSeat:  func(m *model, ctx keyCtx) tea.Cmd { return m.doSeat(actReleaseSeat, ctx) },
+	actRename:       func(m *model, _ keyCtx) tea.Cmd { m.startRename(m.topic); return nil },
+	actDelete:       (*model).doDelete,
+	actHelp:         func(m *model, _ keyCtx) tea.Cmd { m.help, m.helpNotices, m.helpOff = true, false, 0; return nil },
+	actNotices:      func(m *model, _ keyCtx) tea.Cmd { m.help, m.helpNotices, m.helpOff = true, true, 1<<30; return nil }, // the newest in view: the overlay clamps it to the last page
+	actNextLayout:   func(m *model, _ keyCtx) tea.Cmd { m.nextLayout(); return nil },
+	actPaneNumbers:  (*model).doPaneNumbers,
+	actQuit:         func(m *model, _ keyCtx) tea.Cmd { return m.askQuit() },
+	actDetach:       func(m *model, _ keyCtx) tea.Cmd { return m.detach() },
+	actScrollMode:   (*model).doScrollMode,
+	actToggleTopics: (*model).doToggleTopics,
+	actToggleParts:  (*model).doToggleParts,
+	actSendPrefix:   (*model).doSendPrefix,
 }
 
 // pseudoKey marks table entries that describe a class of keys, not a key.

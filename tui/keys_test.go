@@ -29,6 +29,26 @@ func TestBindingTableHasNoClashes(t *testing.T) {
 	}
 }
 
+// Every key after the prefix carries its handler in the actions table (esc
+// only cancels the prefix); a context that has keys of its own says so in
+// contextKeys.
+func TestPrefixKeysHaveHandlers(t *testing.T) {
+	for _, b := range bindings {
+		if b.ctx == ctxPrefix && b.act != actCancel && actions[b.act] == nil {
+			t.Errorf("prefix %v (%s) has no handler in actions", b.keys, b.help)
+		}
+	}
+	for _, c := range ctxOrder {
+		switch c {
+		case ctxPrefix, ctxPane, ctxNumbers, ctxChips, ctxPicker: // key and doAttach read these
+		default:
+			if contextKeys[c] == nil {
+				t.Errorf("%s has no entry in contextKeys", ctxTitles[c])
+			}
+		}
+	}
+}
+
 func TestPrefixHandling(t *testing.T) {
 	cases := []struct {
 		key, prefix string
