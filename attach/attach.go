@@ -17,10 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
-
-	"pullcept/jsontext"
 )
 
 // ProtocolVersion is the attach protocol this build speaks. A change that
@@ -83,54 +80,6 @@ type Hello struct {
 	// Terminal offers the client's terminal itself (FrameTerminal), for a
 	// tui client whose input and output are one terminal.
 	Terminal bool `json:"terminal,omitempty"`
-}
-
-// appendJSON appends h as encoding/json writes it (the same member order
-// and omissions; TestHelloJSONIsEncodingJSONs): the Hello is the first
-// thing an attaching client sends, and encoding/json's first use would
-// cost about 0.1 ms of that client's start-up (package jsontext).
-func (h Hello) appendJSON(b []byte) []byte {
-	b = append(b, `{"proto":`...)
-	b = strconv.AppendInt(b, int64(h.Proto), 10)
-	b = append(b, `,"mode":`...)
-	b = jsontext.AppendString(b, h.Mode)
-	str := func(name, v string) {
-		if v != "" {
-			b = append(b, `,"`+name+`":`...)
-			b = jsontext.AppendString(b, v)
-		}
-	}
-	list := func(name string, v []string) {
-		if len(v) == 0 {
-			return
-		}
-		b = append(b, `,"`+name+`":[`...)
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsontext.AppendString(b, x)
-		}
-		b = append(b, ']')
-	}
-	num := func(name string, v int) {
-		if v != 0 {
-			b = append(b, `,"`+name+`":`...)
-			b = strconv.AppendInt(b, int64(v), 10)
-		}
-	}
-	str("build", h.Build)
-	list("env", h.Env)
-	list("update_env", h.UpdateEnv)
-	num("cols", h.Cols)
-	num("rows", h.Rows)
-	list("args", h.Args)
-	num("pid", h.PID)
-	str("tty", h.TTY)
-	if h.Terminal {
-		b = append(b, `,"terminal":true`...)
-	}
-	return append(b, '}')
 }
 
 // Welcome is the server's answer to a Hello. Error set means refused.

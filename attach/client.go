@@ -48,7 +48,7 @@ func TerminalEnv(environ []string) []string {
 // protocol version is an error that says what to do.
 func Greet(c *Conn, h Hello) (Welcome, error) {
 	h.Proto = ProtocolVersion
-	if err := c.Write(FrameHello, h.appendJSON(nil)); err != nil {
+	if err := c.WriteJSON(FrameHello, h); err != nil {
 		return Welcome{}, err
 	}
 	var w Welcome
