@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -259,11 +260,14 @@ func TestNoHeavyPackageInit(t *testing.T) {
 // moves all of them alike. The cases: a Go hello-world built here (as the
 // binaries are: static), `pullcept help`, `pullcept topics list` (an empty
 // home, no server), `pullcept hook activity` (no seat: it says so and exits
-// 0), `pullcept sidecar` from exec to its answer to initialize, and
+// 0), a hook call's round trip (`pullcept hook Stop` with a seat's hook
+// environment, exec → exit, the POST answered by a `pullcept serve`'s room
+// socket), `pullcept sidecar` from exec to its answer to initialize, and
 // attaching: `pullcept` in a new pty, from exec to the first bytes on the
 // terminal (the client's start-up, its greeting, the terminal passed and
-// the server starting the screen, which writes its set-up first); and
-// attaching's own start-up, exec → its Hello at a listener, against a
+// the server starting the screen, which writes its set-up first) and to
+// the first whole frame (its last row, the input line's hint, written);
+// and attaching's own start-up, exec → its Hello at a listener, against a
 // hello-world that dials the same listener from the same pty. Each
 // reports "CASE-ms", its median, and "CASE-over-ms", the median over rounds
 // of its time minus the hello-world's in the same round (the sidecar's
@@ -361,6 +365,120 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return d, nil
 	}
+	// The first whole frame: the screen is drawn top to bottom and its last
+	// row is the input line, whose hint ends the frame of an empty input.
+	attachFrame := func() (time.Duration, error) {
+		ptmx, cmd, t0, err := startOnPty(append(env, "TERM=xterm-256color"), bin)
+		if err != nil {
+			return 0, err
+		}
+		defer ptmx.Close()
+		drawn := make(chan time.Duration, 1)
+		go func() {
+			var seen []byte
+			buf := make([]byte, 64<<10)
+			for {
+				n, err := ptmx.Read(buf)
+				seen = append(seen, buf[:n]...)
+				if bytes.Contains(seen, []byte("say something to the room")) {
+					drawn <- time.Since(t0)
+					io.Copy(io.Discard, ptmx)
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+		var d time.Duration
+		select {
+		case d = <-drawn:
+		case <-time.After(10 * time.Second):
+			err = fmt.Errorf("no whole frame after 10 s")
+		}
+		cmd.Process.Signal(syscall.SIGTERM) // detaches
+		cmd.Wait()
+		return d, err
+	}
+	// A hook call's round trip: a seat of a `pullcept serve` writes its
+	// environment to a file; `pullcept hook Stop` runs with the hook
+	// target read from it (what a CLI's hook inherits) and its POST is
+	// answered by the seat's room before it exits. It says nothing on
+	// stderr unless the call failed.
+	hookHome := b.TempDir()
+	envFile := filepath.Join(hookHome, "seat.env")
+	config := fmt.Sprintf(`{"accounts":[{"id":"bench","name":"Bench","kind":"cli","command":"sh -c 'env > %s.tmp; mv %s.tmp %s; exec sleep 600'"}]}`+"\n", envFile, envFile, envFile)
+	if err := os.WriteFile(filepath.Join(hookHome, "config.json"), []byte(config), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	serve := exec.Command(bin, "serve")
+	serve.Env = homeEnv(hookHome)
+	serveIn, err := serve.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	serveOut, err := serve.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		serveIn.Close() // serve stops its seats and exits
+		serve.Wait()
+	}()
+	serveLines := bufio.NewReader(serveOut)
+	var ready struct{ Topic string }
+	if line, err := serveLines.ReadString('\n'); err != nil || json.Unmarshal([]byte(line), &ready) != nil || ready.Topic == "" {
+		b.Fatalf("pullcept serve: ready line %q, %v", line, err)
+	}
+	fmt.Fprintf(serveIn, `{"cmd":"start","account":"bench","topic":%q,"id":"bench-start"}`+"\n", ready.Topic)
+	for {
+		line, err := serveLines.ReadString('\n')
+		if err != nil {
+			b.Fatalf("pullcept serve: %v", err)
+		}
+		if strings.Contains(line, `"bench-start"`) {
+			if !strings.Contains(line, `"event":"start"`) {
+				b.Fatalf("pullcept serve: starting the seat: %s", line)
+			}
+			break
+		}
+	}
+	go io.Copy(io.Discard, serveOut) // its events, not read
+	hookEnv := []string{"PATH=" + os.Getenv("PATH")}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if data, err := os.ReadFile(envFile); err == nil {
+			for kv := range strings.Lines(string(data)) {
+				if strings.HasPrefix(kv, "PULLCEPT_HOOK_") {
+					hookEnv = append(hookEnv, strings.TrimSuffix(kv, "\n"))
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the seat wrote no environment in 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(hookEnv) != 5 {
+		b.Fatalf("the seat's hook environment: %q", hookEnv)
+	}
+	hookCall := func() (time.Duration, error) {
+		cmd := exec.Command(bin, "hook", "Stop")
+		cmd.Env = hookEnv
+		cmd.Stdin = strings.NewReader(`{"hook_event_name":"Stop","session_id":"bench"}`)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		t0 := time.Now()
+		err := cmd.Run()
+		d := time.Since(t0)
+		if err == nil && stderr.Len() > 0 {
+			err = fmt.Errorf("the call failed: %s", stderr.Bytes())
+		}
+		return d, err
+	}
 	// Attaching's own start-up: exec → its Hello at a listener standing in
 	// for the server (which then hangs up: the client says so and exits).
 	// The whole attach, the server's screen set-up included, is the
@@ -425,6 +543,7 @@ func BenchmarkStartup(b *testing.B) {
 		{"help", exe(bin, "help")},
 		{"topics-list", exeEnv(bin, "topics", "list")},
 		{"hook", exeEnv(bin, "hook", "activity")},
+		{"hook-round-trip", hookCall},
 		{"sidecar-initialize", sidecar},
 		{"hello-world-line", helloLine},
 		{"attach-hello", greetOnPty(bin)},
@@ -506,7 +625,7 @@ func BenchmarkStartup(b *testing.B) {
 		measure(b, []struct {
 			name string
 			once func() (time.Duration, error)
-		}{cases[0], {"attach-first-output", attachWhole}})
+		}{cases[0], {"attach-first-output", attachWhole}, {"attach-first-frame", attachFrame}})
 	})
 }
 
