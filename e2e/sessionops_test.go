@@ -253,6 +253,11 @@ func TestSessionOpsRealClaudeRestartsItself(t *testing.T) {
 	if got := n["post"].(map[string]any)["content"]; got != notice {
 		t.Fatalf("the notice = %q, want %q", got, notice)
 	}
+	// The new launch's seat event and the notice reach serve's output by
+	// separate ways, in either order.
+	c.waitFrom(from, func(m map[string]any) bool {
+		return m["event"] == "seat" && m["topic"] == topic && m["account"] == "claude" && m["state"] == "running" && m["resumed_from"] != nil
+	})
 	runs := seatRuns(c.serve, topic, "claude")
 	if len(runs) != 2 || runs[1]["resumed_from"] != sid || !slices.Contains(toStrings(runs[1]["argv"]), "--resume") {
 		t.Fatalf("claude's launches: %v", runs)
