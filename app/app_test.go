@@ -254,6 +254,21 @@ func TestNeedsYou(t *testing.T) {
 	need(func(n Need) bool { return !n.On && n.Why == NeedUnanswered })
 }
 
+// seatedPane starts account's seat in topic, seats a sidecar for it in the
+// room and returns its pane.
+func seatedPane(t *testing.T, a *App, sub *Subscription, topic, account, name string) *seat.Pane {
+	t.Helper()
+	if _, err := a.StartSeat(context.Background(), topic, account); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, topic, account, name)
+	pane, err := a.Pane(topic, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pane
+}
+
 // joinAsSidecar seats account in topic's room as its sidecar would (the
 // CLI starts it), so posts are typed into its terminal; it returns once the
 // roster shows it beside the person.

@@ -32,14 +32,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	if _, err := a.ReleaseSeat(topic, "lay"); !errors.Is(err, seat.ErrNotRunning) {
 		t.Fatalf("release of a seat never started: %v", err)
 	}
-	if _, err := a.StartSeat(context.Background(), topic, "lay"); err != nil {
-		t.Fatal(err)
-	}
-	joinAsSidecar(t, a, sub, topic, "lay", "Lay")
-	pane, err := a.Pane(topic, "lay")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pane := seatedPane(t, a, sub, topic, "lay", "Lay")
 	screenHas := func(what string) {
 		t.Helper()
 		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(pane.Render(), what); {
@@ -99,7 +92,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 	if _, err := a.ClearUnsentSeat(topic, "lay", "abd"); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Fatalf("a clear of other keys than the unsent ones: %v", err)
 	}
-	out, err = a.ClearUnsentSeat(topic, "lay", "abc")
+	out, err := a.ClearUnsentSeat(topic, "lay", "abc")
 	if err != nil || !out.Done {
 		t.Fatalf("clear: %+v %v", out, err)
 	}
@@ -142,14 +135,7 @@ func TestReleaseSaysWhatItDoes(t *testing.T) {
 
 	// A kind with no clear key measured safe: says so, offers nothing.
 	other, _ := a.NewTopic()
-	if _, err := a.StartSeat(context.Background(), other, "cat"); err != nil {
-		t.Fatal(err)
-	}
-	joinAsSidecar(t, a, sub, other, "cat", "Cat")
-	catPane, err := a.Pane(other, "cat")
-	if err != nil {
-		t.Fatal(err)
-	}
+	catPane := seatedPane(t, a, sub, other, "cat", "Cat")
 	if _, err := catPane.Write([]byte("xyz")); err != nil {
 		t.Fatal(err)
 	}
@@ -188,14 +174,7 @@ func TestQueueGapNotice(t *testing.T) {
 	sub := a.Subscribe()
 	defer sub.Close()
 	topic, _ := a.NewTopic()
-	if _, err := a.StartSeat(context.Background(), topic, "cat"); err != nil {
-		t.Fatal(err)
-	}
-	joinAsSidecar(t, a, sub, topic, "cat", "Cat")
-	pane, err := a.Pane(topic, "cat")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pane := seatedPane(t, a, sub, topic, "cat", "Cat")
 	a.queueGap(topic, "cat", seat.Gap{Skipped: 300, First: "m-first", Last: "m-last"})
 	p, err := a.Page(topic, 10, "")
 	if err != nil || len(p.Posts) != 1 {
@@ -237,14 +216,7 @@ func TestQueueFullThenDrainedTellsTheGap(t *testing.T) {
 	sub := a.Subscribe()
 	defer sub.Close()
 	topic, _ := a.NewTopic()
-	if _, err := a.StartSeat(context.Background(), topic, "cat"); err != nil {
-		t.Fatal(err)
-	}
-	joinAsSidecar(t, a, sub, topic, "cat", "Cat")
-	pane, err := a.Pane(topic, "cat")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pane := seatedPane(t, a, sub, topic, "cat", "Cat")
 	waitFor := func(what string, ok func() bool) {
 		t.Helper()
 		for deadline := time.Now().Add(20 * time.Second); !ok(); {
