@@ -3,17 +3,13 @@ package control
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/gorilla/websocket"
-
 	"pullcept/app"
-	"pullcept/room/wire"
 	"pullcept/seat"
 )
 
@@ -36,20 +32,8 @@ func TestServeSeatQueueBounded(t *testing.T) {
 		}
 	})
 	cur := ready["topic"].(string)
-	h.send(t, `{"cmd":"start","topic":"`+cur+`","account":"bot"}`)
-	if m := h.until(t, "start"); m["result"] == nil {
-		t.Fatalf("start: %v", m)
-	}
-	ws, _, err := websocket.DefaultDialer.Dial(h.app.URL(), http.Header{"Authorization": {"Bearer " + h.app.Token()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if err := ws.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: cur, AccountID: "bot"}); err != nil {
-		t.Fatal(err)
-	}
-	for m := h.until(t, "roster"); len(m["participants"].([]any)) < 2; m = h.until(t, "roster") {
-	}
+	// The CLI's sidecar takes its seat, so posts are typed into its pane.
+	ws := h.seatBot(t, cur)
 	pane, err := h.app.Pane(cur, "bot")
 	if err != nil {
 		t.Fatal(err)

@@ -125,6 +125,27 @@ func (h *harness) until(t *testing.T, name string) map[string]any {
 	}
 }
 
+// seatBot starts the account bot's seat in topic and seats a sidecar for
+// it (closed with the test), once the roster shows it.
+func (h *harness) seatBot(t *testing.T, topic string) *websocket.Conn {
+	t.Helper()
+	h.send(t, `{"cmd":"start","topic":"`+topic+`","account":"bot"}`)
+	if m := h.until(t, "start"); m["result"] == nil {
+		t.Fatalf("start: %v", m)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial(h.app.URL(), http.Header{"Authorization": {"Bearer " + h.app.Token()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	if err := ws.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: topic, AccountID: "bot"}); err != nil {
+		t.Fatal(err)
+	}
+	for m := h.until(t, "roster"); len(m["participants"].([]any)) < 2; m = h.until(t, "roster") {
+	}
+	return ws
+}
+
 func (h *harness) send(t *testing.T, s string) {
 	t.Helper()
 	if _, err := io.WriteString(h.in, s+"\n"); err != nil {

@@ -3,12 +3,9 @@ package control
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/gorilla/websocket"
 
 	"pullcept/app"
 	"pullcept/room/wire"
@@ -36,21 +33,8 @@ func TestServeDeliveryMarks(t *testing.T) {
 		}
 	})
 	cur := ready["topic"].(string)
-	h.send(t, `{"cmd":"start","topic":"`+cur+`","account":"bot"}`)
-	if m := h.until(t, "start"); m["result"] == nil {
-		t.Fatalf("start: %v", m)
-	}
 	// The CLI's sidecar takes its seat, so posts are typed into its pane.
-	ws, _, err := websocket.DefaultDialer.Dial(h.app.URL(), http.Header{"Authorization": {"Bearer " + h.app.Token()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	if err := ws.WriteJSON(wire.Hello{Type: wire.TypeHello, Protocol: wire.ProtocolVersion, Name: "Bot", Room: cur, AccountID: "bot"}); err != nil {
-		t.Fatal(err)
-	}
-	for m := h.until(t, "roster"); len(m["participants"].([]any)) < 2; m = h.until(t, "roster") {
-	}
+	h.seatBot(t, cur)
 	mu.Lock()
 	target, err := hook.HookTargetFromEnv(func(k string) string {
 		for _, kv := range env {
