@@ -63,16 +63,17 @@ type Options struct {
 
 // App is one run. Its methods are safe for concurrent use.
 type App struct {
-	quiet  *quietRelease // the heap given back once the panes are quiet
-	dirs   dirs.Dirs
-	log    *slog.Logger
-	store  *topicstore.Store
-	engine *room.Engine
-	sock   *socket.Server
-	typist *seat.Typist
-	seats  *seat.Manager
-	bus    *bus
-	notice string // what the start said, config errors aside
+	quiet       *quietRelease // the heap given back once the panes are quiet
+	startupDrop *time.Timer   // start-up's pages unmapped (memory.go)
+	dirs        dirs.Dirs
+	log         *slog.Logger
+	store       *topicstore.Store
+	engine      *room.Engine
+	sock        *socket.Server
+	typist      *seat.Typist
+	seats       *seat.Manager
+	bus         *bus
+	notice      string // what the start said, config errors aside
 
 	// cfgMu guards the config files' errors as last read: config.json's
 	// (and its accounts' missing folders) and mcp-servers.json's.
@@ -192,6 +193,10 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if o.Accounts == nil {
 		a.watchConfig(ctx)
 	}
+	// The pages only start-up used go once it is over, output or not
+	// (memory.go); the goroutines started here run on for a moment.
+	dropExePages()
+	a.startupDrop = time.AfterFunc(startupSettle, func() { dropExePages() })
 	return a, nil
 }
 
@@ -199,6 +204,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 // followers and the event stream.
 func (a *App) Close() {
 	a.once.Do(func() {
+		a.startupDrop.Stop()
 		a.ops.close() // before the seats: what has not finished is interrupted
 		a.closeMCP()  // its last notices still reach the rooms and seats
 		a.seats.Close()

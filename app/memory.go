@@ -6,7 +6,9 @@ package app
 // goal, and the runtime keeps freed pages for reuse. Once no pane has
 // printed for a while, one forced collection hands them back
 // (debug.FreeOSMemory), so a server that sits between bursts holds what
-// it keeps, not what it once used (docs/performance.md "Memory").
+// it keeps, not what it once used (docs/performance.md "Memory"). The
+// binary's read-only pages go the same way (dropExePages): at the release,
+// and once start-up or a seat's launch is over.
 
 import (
 	"context"
@@ -19,6 +21,11 @@ import (
 // long enough that a CLI between two bursts (a test run's pauses, a model
 // thinking) does not pay a collection each time.
 const releaseAfter = 2 * time.Second
+
+// startupSettle is how long after Start the binary's pages are dropped
+// once whatever the panes do: start-up's own goroutines (local MCP
+// servers, the configuration watch, the first screen) are done by then.
+const startupSettle = time.Second
 
 // quietRelease calls release once output has stopped for quiet. Output
 // costs the panes' read loops an atomic load (a store when it is the first
@@ -34,7 +41,7 @@ type quietRelease struct {
 
 func newQuietRelease(quiet time.Duration, release func()) *quietRelease {
 	if release == nil {
-		release = debug.FreeOSMemory
+		release = releaseMemory
 	}
 	return &quietRelease{quiet: quiet, release: release, wake: make(chan struct{}, 1)}
 }
@@ -90,3 +97,10 @@ func (q *quietRelease) run(ctx context.Context) {
 
 // quietSteps is how many looks a quiet takes.
 const quietSteps = 4
+
+// releaseMemory hands the heap's free pages back and unmaps the binary's
+// read-only pages (dropExePages), which come back as they are used.
+func releaseMemory() {
+	debug.FreeOSMemory()
+	dropExePages()
+}

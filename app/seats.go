@@ -117,6 +117,7 @@ func (a *App) StartSeat(ctx context.Context, topic, account string) (seat.Event,
 		return seat.Event{}, err
 	}
 	defer unlock()
+	defer dropExePages() // a launch's own pages, as start-up's (memory.go)
 	return a.seats.Start(ctx, topic, account)
 }
 

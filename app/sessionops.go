@@ -609,6 +609,7 @@ func (o *sessionOps) execute(rec wire.SessionRecord) outcome {
 // start launches the seat (the lock held) and says how it went.
 func (o *sessionOps) start(topic, account, mode, stopped string) outcome {
 	ev, err := o.a.seats.StartMode(context.Background(), topic, account, mode)
+	dropExePages() // as StartSeat
 	if err != nil {
 		why := err.Error()
 		if stopped != "" {
