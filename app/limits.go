@@ -60,6 +60,28 @@ func atLimit(now time.Time, windows ...*wire.Window) (until time.Time, at bool) 
 	return until, at
 }
 
+// bookReset is when a limit the CLI reported without a reset time lifts,
+// from the seat's figures in the book (the rule Codex's rollout gets,
+// seat/codex_usage.go limitUntil): the latest reset of the windows at
+// their limit, else the nearest reset to come; zero when none is known (an
+// API-key Claude has no figures: the person releases it, u).
+func bookReset(now time.Time, windows ...*wire.Window) time.Time {
+	if until, at := atLimit(now, windows...); at && !until.IsZero() {
+		return until
+	}
+	var next time.Time
+	for _, w := range windows {
+		if w == nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, w.ResetsAt)
+		if err == nil && t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	return next
+}
+
 // checkLimit reads a seat's figures after a usage report: a window at its
 // limit limits the seat; every window below it ends a limit.
 func (a *App) checkLimit(topic, account string) {
@@ -153,10 +175,16 @@ func ResumeInstruction(name string) string {
 }
 
 // LimitReported is a seat's own word that it stopped at its usage limit
-// (Codex's usage-limit end of turn), with the reset time when known.
+// (Codex's usage-limit end of turn, Claude's StopFailure rate_limit), with
+// the reset time when known; without one, the book's (bookReset).
 func (a *App) LimitReported(topic, account string, until time.Time) {
 	if !until.IsZero() && !until.After(time.Now()) {
 		until = time.Time{} // a reset already past says nothing of the next
+	}
+	if until.IsZero() {
+		if u, ok := a.Usage(topic, account); ok {
+			until = bookReset(time.Now(), u.FiveHour, u.SevenDay)
+		}
 	}
 	a.limits.mu.Lock()
 	a.limits.reported[[2]string{topic, account}] = true

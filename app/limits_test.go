@@ -149,3 +149,89 @@ func TestAtLimitIgnoresPassedResets(t *testing.T) {
 		}
 	}
 }
+
+// A seat's StopFailure hook (Claude: its turn ended on an API error) with
+// the rate_limit cause limits the seat until the reset the book gives
+// (the payload carries none), and tells the room; another cause (overloaded)
+// is the seat's failure, shown in its activity, and holds nothing.
+func TestStopFailureLimitsOnlyOnRateLimit(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "stty raw -echo; cat >/dev/null"}}
+	a := newApp(t, []seat.Account{{ID: "lin", Name: "Lin", Kind: seat.KindCLI, Command: "my-cli"}}, st)
+	a.limits.after = func(time.Duration, func()) *time.Timer { return time.NewTimer(time.Hour) }
+	sub := a.Subscribe()
+	defer sub.Close()
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "lin"); err != nil {
+		t.Fatal(err)
+	}
+	joinAsSidecar(t, a, sub, topic, "lin", "Lin")
+	s, _ := a.seats.Seat(topic, "lin")
+	hook := func(event, body string) {
+		t.Helper()
+		if err := a.seats.Activity(context.Background(), topic, "lin", event, []byte(body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hook("UserPromptSubmit", `{}`)
+	hook("StopFailure", `{"error":"overloaded","error_details":"529 Overloaded"}`)
+	if snap := s.Activity.Snapshot(); snap.State != seat.ActReady || snap.Failure != "overloaded" || snap.Hold != "" {
+		t.Fatalf("after an overloaded StopFailure: %+v", snap)
+	}
+	if limited, _ := s.Activity.Limited(); limited {
+		t.Fatal("an overloaded API limited the seat")
+	}
+
+	// The status line's figures: the 5-hour window is full.
+	reset := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	a.engine.RecordUsage(topic, "lin", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 99, ResetsAt: reset.Format(time.RFC3339)},
+		SevenDay: &wire.Window{UsedPercentage: 40, ResetsAt: reset.Add(72 * time.Hour).Format(time.RFC3339)}})
+	hook("UserPromptSubmit", `{}`)
+	hook("StopFailure", `{"error":"rate_limit","error_details":"429"}`)
+	limited, until := s.Activity.Limited()
+	if !limited || !until.Equal(reset) {
+		t.Fatalf("after a rate_limit StopFailure: limited %v until %v, want until %v (the book's nearest reset)", limited, until, reset)
+	}
+	for {
+		ev := next(t, sub)
+		if ev.Kind == EventRoom && ev.Room.Kind == RoomPost && strings.Contains(ev.Room.Post.Content, "Lin が利用上限で止まりました。解除予定 "+reset.Local().Format("15:04")) {
+			break
+		}
+	}
+	// A status line below the limit does not end a limit the CLI said.
+	a.engine.RecordUsage(topic, "lin", wire.UsageReport{FiveHour: &wire.Window{UsedPercentage: 10, ResetsAt: reset.Format(time.RFC3339)}})
+	a.checkLimit(topic, "lin")
+	if limited, _ := s.Activity.Limited(); !limited {
+		t.Fatal("figures below the limit ended the limit the CLI reported")
+	}
+}
+
+// bookReset: a limit reported without a reset time lifts at the book's
+// full window's reset, else its nearest reset to come, else unknown.
+func TestBookReset(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	at := func(pct float64, reset string) *wire.Window {
+		return &wire.Window{UsedPercentage: pct, ResetsAt: reset}
+	}
+	for _, tc := range []struct {
+		name string
+		w    []*wire.Window
+		want string
+	}{
+		{"no figures", []*wire.Window{nil, nil}, ""},
+		{"the full window's reset", []*wire.Window{at(30, "2026-12-01T13:00:00Z"), at(100, "2026-12-03T00:00:00Z")}, "2026-12-03T00:00:00Z"},
+		{"none full: the nearest to come", []*wire.Window{at(90, "2026-12-01T13:00:00Z"), at(50, "2026-12-03T00:00:00Z")}, "2026-12-01T13:00:00Z"},
+		{"the weekly window alone", []*wire.Window{nil, at(100, "2026-12-03T00:00:00Z")}, "2026-12-03T00:00:00Z"},
+		{"passed resets say nothing", []*wire.Window{at(100, "2026-12-01T11:00:00Z"), at(20, "2026-12-01T11:30:00Z")}, ""},
+		{"full with no reset time: the other's", []*wire.Window{at(100, ""), at(20, "2026-12-02T00:00:00Z")}, "2026-12-02T00:00:00Z"},
+	} {
+		got := bookReset(now, tc.w...)
+		want := time.Time{}
+		if tc.want != "" {
+			want, _ = time.Parse(time.RFC3339, tc.want)
+		}
+		if !got.Equal(want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, want)
+		}
+	}
+}

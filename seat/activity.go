@@ -19,6 +19,11 @@ package seat
 // post being typed to finish its \r before the CLI is let go on
 // (WaitTyping), so a prompt never opens between a post's text and its \r.
 //
+// StopFailure (Claude: a turn ended by an API error) ends the turn like
+// Stop and leaves its error as the seat's failure until the next turn; the
+// manager limits the seat on a rate_limit one (docs/decisions.md "Claude's
+// StopFailure").
+//
 // The reasons and their precedence are hold.go's (HoldReason). After the
 // person answered a prompt, a kind with AnsweredToTurnEnd (Claude) holds
 // until its turn ends, not only until the tool ends: a post typed into
@@ -61,7 +66,16 @@ const (
 	WaitPermission  = "permission"
 	WaitQuestion    = "question"
 	WaitElicitation = "elicitation"
+	// WaitDialog: another dialog of the CLI waits for the person's choice
+	// (Claude 2.1.332's Notification agent_needs_input, e.g. the auto
+	// mode's notices).
+	WaitDialog = "dialog"
 )
+
+// StopFailure's error that is a usage limit (Claude: an HTTP 429 after its
+// retries); its other errors (overloaded, server_error, …) are shown as
+// the seat's failure and hold nothing.
+const StopFailureRateLimit = "rate_limit"
 
 // Signals that are not hooks.
 const (
@@ -86,6 +100,10 @@ type HookEvent struct {
 	AgentID          string `json:"agent_id"`
 	Reason           string `json:"reason"`
 	SessionID        string `json:"session_id"`
+	// Error, ErrorDetails: StopFailure's cause (rate_limit, overloaded,
+	// server_error, …) and its text.
+	Error        string `json:"error"`
+	ErrorDetails string `json:"error_details"`
 }
 
 // ErrHookBody reports a hook body that is not a JSON object or names
@@ -128,6 +146,9 @@ type ActivitySnapshot struct {
 	HoldKind HoldKind `json:"hold_kind,omitempty"`
 	// Loaded: a resumed conversation said it loaded (SessionStart resume).
 	Loaded bool `json:"loaded,omitempty"`
+	// Failure is the API error that ended the last turn (StopFailure's
+	// error: overloaded, server_error, …), until the next turn starts.
+	Failure string `json:"failure,omitempty"`
 	// LimitedUntil is when a limited seat's limit ends (zero: unknown).
 	LimitedUntil time.Time `json:"limited_until,omitzero"`
 	Since        time.Time `json:"since"`
@@ -187,6 +208,7 @@ type Activity struct {
 	limited     bool          // stopped at its usage limit
 	until       time.Time     // when the limit ends (zero: unknown)
 	stopped     time.Time     // the last Stop
+	failure     string        // the last turn's StopFailure error
 	typing      chan struct{} // non-nil while a post is being typed; closed at End
 	changed     chan struct{} // buffered 1
 	last        ActivitySnapshot
@@ -228,6 +250,7 @@ func (a *Activity) Apply(ev HookEvent) {
 		case "SessionStart":
 			a.started = true
 			a.clearLocked()
+			a.failure = ""
 			if ev.Source == "resume" {
 				a.loaded = true
 			}
@@ -241,6 +264,7 @@ func (a *Activity) Apply(ev HookEvent) {
 			a.started, a.inTurn = true, true
 			a.wait, a.answered, a.afterAnswer = "", false, false
 			a.aborting = time.Time{} // a new turn: the interrupted one is over
+			a.failure = ""
 		case "PreToolUse":
 			a.started, a.inTurn = true, true
 			if roomTool(ev.ToolName) {
@@ -264,9 +288,21 @@ func (a *Activity) Apply(ev HookEvent) {
 				if a.wait == "" && !a.answered {
 					a.wait = WaitPermission
 				}
-			case "elicitation_dialog":
+			case "worker_permission_prompt":
+				// A teammate's permission prompt, shown in this pane.
+				if a.wait == "" && !a.answered {
+					a.wait = WaitPermission
+				}
+			case "elicitation_dialog", "elicitation_url_dialog":
 				if a.wait == "" && !a.answered {
 					a.wait = WaitElicitation
+				}
+			case "agent_needs_input":
+				// Claude 2.1.332: a dialog in this pane waits for a
+				// choice (no hook says when it closes: the person's
+				// keys, or the next turn, end the wait).
+				if a.wait == "" && !a.answered {
+					a.wait = WaitDialog
 				}
 			default:
 				return "" // idle_prompt and others change nothing
@@ -297,6 +333,10 @@ func (a *Activity) Apply(ev HookEvent) {
 			a.clearLocked()
 			a.aborting = time.Time{}
 			a.stopped = a.o.Now()
+			a.failure = ""
+			if ev.Event == "StopFailure" {
+				a.failure = failureName(ev.Error)
+			}
 		case "Interrupt":
 			a.clearLocked()
 			a.settleLocked()
@@ -308,6 +348,15 @@ func (a *Activity) Apply(ev HookEvent) {
 		}
 		return ev.Event
 	})
+}
+
+// failureName is a StopFailure error as it is shown: one of Claude's
+// names (lower case, digits, _), else "unknown" (the text reaches screens).
+func failureName(e string) string {
+	if e == "" || len(e) > 40 || strings.Trim(e, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return "unknown"
+	}
+	return e
 }
 
 func (a *Activity) endToolLocked(id string) {
@@ -582,6 +631,8 @@ func (a *Activity) holdLocked() HoldReason {
 		return HoldReason{HoldByPrompt, "waiting for your answer"}
 	case a.wait == WaitElicitation:
 		return HoldReason{HoldByPrompt, "waiting for your input"}
+	case a.wait == WaitDialog:
+		return HoldReason{HoldByPrompt, "waiting for your choice in a dialog"}
 	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
 		return HoldReason{HoldByTool, a.o.CLI + " is ending the interrupted turn"}
 	case a.answered && n > 0:
@@ -617,7 +668,7 @@ func (a *Activity) snapshotLocked() ActivitySnapshot {
 	}
 	hold := a.holdLocked()
 	return ActivitySnapshot{State: a.stateLocked(), Signal: a.signal, Wait: a.wait, Tools: len(a.tools) + a.anon, Tool: tool,
-		Hold: hold.Text, HoldKind: hold.Kind, Loaded: a.loaded, Since: a.since, LimitedUntil: a.until}
+		Hold: hold.Text, HoldKind: hold.Kind, Loaded: a.loaded, Failure: a.failure, Since: a.since, LimitedUntil: a.until}
 }
 
 // update applies f (which returns the deciding signal, "" for no change)
@@ -631,7 +682,7 @@ func (a *Activity) update(f func() string) {
 			return ActivitySnapshot{}, false
 		}
 		snap := a.snapshotLocked()
-		if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded {
+		if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded || snap.Failure != a.last.Failure {
 			a.signal, a.since = sig, a.o.Now()
 			snap.Signal, snap.Since = sig, a.since
 		} else {

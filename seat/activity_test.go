@@ -36,6 +36,15 @@ var (
 	hkCodexPreBash   = `{"session_id":"th","turn_id":"t1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"touch x"},"tool_use_id":"call_1","model":"m","permission_mode":"default"}`
 	hkCodexPerm      = `{"session_id":"th","turn_id":"t1","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"touch x","description":"why"}}`
 	hkCodexInterrupt = `{"session_id":"th","turn_id":"t1","hook_event_name":"Interrupt"}`
+	// Claude 2.1.332's (and 2.1.197's) StopFailure, and the waits 2.1.332
+	// announces with Notification (from its bundle's schema and notifier).
+	hkStopFailRate  = `{"session_id":"s1","hook_event_name":"StopFailure","error":"rate_limit","error_details":"429 rate limit","last_assistant_message":""}`
+	hkStopFailOver  = `{"session_id":"s1","hook_event_name":"StopFailure","error":"overloaded","error_details":"529"}`
+	hkStopFailOdd   = `{"session_id":"s1","hook_event_name":"StopFailure","error":"\u001b[31mred"}`
+	hkNotifyDialog  = `{"session_id":"s1","hook_event_name":"Notification","message":"Auto mode can't check actions in this session and needs your choice","notification_type":"agent_needs_input"}`
+	hkNotifyURL     = `{"session_id":"s1","hook_event_name":"Notification","message":"Claude Code needs your input","notification_type":"elicitation_url_dialog"}`
+	hkNotifyWorker  = `{"session_id":"s1","hook_event_name":"Notification","message":"Ann needs permission for Bash","notification_type":"worker_permission_prompt"}`
+	hkNotifyResumed = `{"session_id":"s1","hook_event_name":"Notification","message":"Usage limit reset","notification_type":"quota_auto_resume_fired"}`
 )
 
 // fakeClock is a settable clock.
@@ -116,6 +125,25 @@ func TestActivityFromRecordedHooks(t *testing.T) {
 			{body: hkSubStop, state: ActWorking},
 			{body: hkStop, state: ActReady},
 			{body: hkSessionEnd, state: ActEnded, signal: "SessionEnd"},
+		}},
+		{"claude's turn ends on an API error", claude, []step{
+			{body: hkSessionStart},
+			{body: hkPrompt, state: ActWorking},
+			{body: hkPreBash, hold: "a tool is running"},
+			{body: hkStopFailOver, state: ActReady, signal: "StopFailure"},
+			{body: hkPrompt, state: ActWorking, signal: "UserPromptSubmit"},
+			{body: hkStopFailRate, state: ActReady, signal: "StopFailure"},
+		}},
+		{"claude 2.1.332's dialogs announced by Notification", claude, []step{
+			{body: hkSessionStart},
+			{body: hkNotifyResumed, state: ActReady, signal: "SessionStart"},
+			{body: hkNotifyDialog, state: ActWaiting, signal: "Notification", hold: "waiting for your choice in a dialog"},
+			{keys: "\r", state: ActReady, signal: SignalAnswerKeys},
+			{body: hkPrompt, state: ActWorking},
+			{body: hkNotifyWorker, state: ActWaiting, hold: "waiting for your permission"},
+			{body: hkStop, state: ActReady},
+			{body: hkNotifyURL, state: ActWaiting, hold: "waiting for your input"},
+			{keys: "\x1b", state: ActReady, signal: SignalEsc, hold: "Lin is ending the interrupted turn"},
 		}},
 		{"codex declines with Esc: held until Interrupt, then settles", codex, []step{
 			{body: hkCodexPreBash, state: ActWorking, hold: "a tool is running"},
@@ -389,5 +417,27 @@ func TestTypistSaysWhyItHolds(t *testing.T) {
 	<-term.typed // the submit
 	if n, why := ty.Held("t", "a"); n != 0 || why != "" {
 		t.Fatalf("still held %d %q after typing", n, why)
+	}
+}
+
+// TestActivityStopFailure: a StopFailure ends the turn and leaves its error
+// as the seat's failure until the next turn starts; an error that is not
+// one of Claude's names is shown as "unknown".
+func TestActivityStopFailure(t *testing.T) {
+	t.Parallel()
+	a := NewActivity(ActivityOptions{ReportsStart: true, EscInterrupts: true})
+	apply(t, a, hkSessionStart)
+	apply(t, a, hkPrompt)
+	if got := apply(t, a, hkStopFailOver); got.Failure != "overloaded" || got.State != ActReady || got.Hold != "" {
+		t.Fatalf("after StopFailure overloaded: %+v", got)
+	}
+	if got := apply(t, a, hkPrompt); got.Failure != "" {
+		t.Fatalf("the next turn kept the failure: %+v", got)
+	}
+	if got := apply(t, a, hkStopFailOdd); got.Failure != "unknown" {
+		t.Fatalf("an odd error shown as %q", got.Failure)
+	}
+	if got := apply(t, a, hkStop); got.Failure != "" {
+		t.Fatalf("a good end of turn kept the failure: %+v", got)
 	}
 }

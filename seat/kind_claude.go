@@ -69,11 +69,13 @@ var claudeKind = kindDef{
 }
 
 // claudeHTTPEvents are the events reported by http hooks (all Claude
-// delivers them for); claudeCommandEvents need a command hook.
+// delivers them for); claudeCommandEvents need a command hook. Every one is
+// in the event list of the oldest supported Claude (2.1.197) as of the
+// newest (2.1.332): docs/hooks.md "What each version offers".
 var (
 	claudeHTTPEvents = []string{"UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
 		"PostToolUseFailure", "PermissionDenied", "Notification", "Elicitation", "ElicitationResult",
-		"SubagentStart", "SubagentStop", "Stop", "SessionEnd"}
+		"SubagentStart", "SubagentStop", "Stop", "StopFailure", "SessionEnd"}
 	claudeCommandEvents = []string{"SessionStart"}
 )
 

@@ -121,3 +121,20 @@ func FuzzClaudeSettings(f *testing.F) {
 		_ = claudeOwnStatusLine(theirs, registration{getenv: func(string) string { return "" }, home: t.TempDir(), dir: t.TempDir()})
 	})
 }
+
+// TestClaudeSettingsStopFailure: the launch's settings register StopFailure
+// (a turn ended by an API error), which the oldest supported Claude
+// (2.1.197) knows as well as the newest: docs/hooks.md.
+func TestClaudeSettingsStopFailure(t *testing.T) {
+	t.Parallel()
+	r := registration{exe: "/p", hook: hook.HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	hooks := claudeSettings(r, nil)["hooks"].(map[string]any)
+	groups, _ := hooks["StopFailure"].([]any)
+	if len(groups) != 1 {
+		t.Fatalf("StopFailure hooks: %v", hooks["StopFailure"])
+	}
+	data, _ := json.Marshal(groups)
+	if !strings.Contains(string(data), r.hook.ActivityURL("StopFailure")) || !strings.Contains(string(data), `"type":"http"`) {
+		t.Fatalf("StopFailure's hook: %s", data)
+	}
+}

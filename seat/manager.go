@@ -90,8 +90,9 @@ type ManagerOptions struct {
 	// PTY). Tests put a fake process starter here.
 	StartPane func(ctx context.Context, spec PaneSpec) (*Pane, error)
 	// OnUsage takes a seat's usage figures (Codex: from its rollout file,
-	// codex_usage.go), called from the seat's own goroutine; nil = not
-	// watched.
+	// codex_usage.go), called from the seat's own goroutine, and a Claude
+	// seat's usage limit (a StopFailure rate_limit hook, with no reset
+	// time); nil = not watched.
 	OnUsage func(topic, account string, r wire.UsageReport)
 	// OnChange, when set, is called (it must not block) on every change
 	// of a seat's state instead of Changed signalling, from the goroutine
@@ -741,6 +742,12 @@ func (m *Manager) Activity(ctx context.Context, topic, account, event string, bo
 	ev, err := ParseHookEvent(event, body)
 	if err != nil {
 		return err
+	}
+	if ev.Event == "StopFailure" && ev.Error == StopFailureRateLimit && m.o.OnUsage != nil {
+		// The CLI's own word that it stopped at its limit, taken before the
+		// turn's end lets a post be typed; the payload has no reset time
+		// (the app takes the book's).
+		m.o.OnUsage(topic, account, wire.UsageReport{Limit: &wire.UsageLimit{Message: ev.ErrorDetails}})
 	}
 	s.Activity.Apply(ev)
 	m.marks.Hook(topic, account, ev.Event, body)

@@ -37,7 +37,7 @@ func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 	var panes []*seat.Pane
 	for _, s := range t.a.Seats(topic) {
 		info := tui.SeatInfo{Account: s.Account, Name: s.Name, Kind: s.Kind, State: s.State,
-			Activity: s.Activity.State, Wait: s.Activity.Wait, Held: s.Held, Hold: s.Hold, Skipped: s.Skipped, Exit: s.Exit}
+			Activity: s.Activity.State, Wait: s.Activity.Wait, Failure: s.Activity.Failure, Held: s.Held, Hold: s.Hold, Skipped: s.Skipped, Exit: s.Exit}
 		if s.Pane != nil {
 			panes = append(panes, s.Pane)
 			info.Pane = clientPane{s.Pane, t.z, t.c}

@@ -76,3 +76,20 @@ func TestParticipantsShowAFullQueue(t *testing.T) {
 		}
 	}
 }
+
+// A seat whose last turn ended on an API error (Claude's StopFailure, not a
+// usage limit) says so in its participants row and its pane title.
+func TestParticipantsShowAnAPIError(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 220, 30)
+	seats.mu.Lock()
+	seats.seats[hs.m.topic] = []SeatInfo{{Account: "lin", Name: "Lin", Kind: "claude_code", State: StateRunning, Pane: &fakePane{},
+		Activity: "ready", Failure: "overloaded"}}
+	seats.mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	scr := hs.screen()
+	// The participants column cuts the row's note.
+	if n := strings.Count(scr, "API error: overlo"); n < 2 || !strings.Contains(scr, "ready · API error: overloaded") {
+		t.Fatalf("want the error in the participants row and the pane title, saw it %d times:\n%s", n, scr)
+	}
+}

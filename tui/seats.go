@@ -112,6 +112,9 @@ func (m *model) partRows() []partRow {
 			// the room; the seat is told when it has drained).
 			row.notes = []string{fmt.Sprintf("full: %d not typed", seat.Skipped)}
 		}
+		if seat.Failure != "" && st != StateExited {
+			row.notes = append(row.notes, failureText(seat.Failure))
+		}
 		if u, ok := m.usage[a.ID]; ok {
 			row.usage = &u
 		}

@@ -90,6 +90,9 @@ type SeatInfo struct {
 	// ready, working, waiting, ended ("" when unknown); Wait is what a
 	// waiting seat waits for (permission, question, elicitation).
 	Activity, Wait string
+	// Failure is the API error that ended the seat's last turn (Claude's
+	// StopFailure: overloaded, server_error, …; "" when none).
+	Failure string
 	// Held is how many room posts the seat's terminal holds, Hold why;
 	// Skipped how many its full queue did not take (they are in the room).
 	Held    int

@@ -847,9 +847,14 @@ func activityText(s SeatInfo) string {
 		return "waiting for " + s.Wait
 	case s.State == StateExited:
 		return ""
+	case s.Failure != "":
+		return s.Activity + " · " + failureText(s.Failure)
 	}
 	return s.Activity
 }
+
+// failureText is the API error that ended a seat's last turn.
+func failureText(f string) string { return "API error: " + wire.OneLine(f) }
 
 // noAccounts says no account is configured (yet: one added while the
 // screen is open appears at once, through the seats' change).
