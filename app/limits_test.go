@@ -138,6 +138,7 @@ func TestAtLimitIgnoresPassedResets(t *testing.T) {
 		{"the later of two", []*wire.Window{at(100, "2026-12-01T13:00:00Z"), at(100, "2026-12-05T00:00:00Z")}, true, "2026-12-05T00:00:00Z"},
 		{"one passed, one not", []*wire.Window{at(100, "2026-12-01T11:00:00Z"), at(100, "2026-12-05T00:00:00Z")}, true, "2026-12-05T00:00:00Z"},
 		{"none", []*wire.Window{nil, nil}, false, ""},
+		{"the weekly window alone", []*wire.Window{nil, at(100, "2026-12-05T00:00:00Z")}, true, "2026-12-05T00:00:00Z"},
 	} {
 		until, got := atLimit(now, tc.w...)
 		want := time.Time{}

@@ -288,6 +288,11 @@ func TestCodexUsageWindowMapping(t *testing.T) {
 			nil, &wire.Window{UsedPercentage: 2, ResetsAt: at2}},
 		{"a window whose reset passed", w(1, "300", 1796126000), w(2, "10080", reset2),
 			nil, &wire.Window{UsedPercentage: 2, ResetsAt: at2}},
+		// A plan with a weekly window only: Codex may give it as primary.
+		{"the weekly window alone, as primary", w(3, "10080", reset2), `null`,
+			nil, &wire.Window{UsedPercentage: 3, ResetsAt: at2}},
+		{"the weekly window alone, as secondary", `null`, w(3, "10080", reset2),
+			nil, &wire.Window{UsedPercentage: 3, ResetsAt: at2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCUTail(t, limitStarted).live()
@@ -330,6 +335,8 @@ func TestCodexUsageLimit(t *testing.T) {
 		{"both full: the later", tokenCount(`null`, rateLimits(w(100, "300", reset1), w(100.5, "10080", reset2))), time.Unix(reset2, 0)},
 		{"none full: the nearest", tokenCount(`null`, rateLimits(w(99, "300", reset2), w(50, "10080", reset1))), time.Unix(reset1, 0)},
 		{"none to come: unknown", tokenCount(`null`, rateLimits(w(100, "300", 1796120000), `null`)), time.Time{}},
+		{"the weekly window alone, full", tokenCount(`null`, rateLimits(w(100, "10080", reset2), `null`)), time.Unix(reset2, 0)},
+		{"the weekly window alone, not full", tokenCount(`null`, rateLimits(`null`, w(40, "10080", reset1))), time.Unix(reset1, 0)},
 		{"no rate limits: unknown", tokenCount(`null`, `null`), time.Time{}},
 		{"the latest token_count with rate limits",
 			tokenCount(`null`, rateLimits(w(100, "300", reset2), `null`)) + tokenCount(`null`, rateLimits(w(100, "300", reset1), `null`)) + tokenCount(`null`, `null`),

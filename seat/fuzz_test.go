@@ -99,6 +99,9 @@ func FuzzCodexUsageLines(f *testing.F) {
 	}
 	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":-1e309,"window_minutes":300,"resets_at":1e300}}}}`+"\n"), uint8(1))
 	f.Add([]byte("not json\n{\"type\":\n"), uint8(3))
+	// A plan with a weekly window only, then its limit.
+	f.Add([]byte(`{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":100,"window_minutes":10080,"resets_at":1800100000},"secondary":null}}}`+"\n"+
+		`{"type":"event_msg","payload":{"type":"task_complete","error":{"message":"m","codex_error_info":"usage_limit_exceeded"}}}`+"\n"), uint8(9))
 	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
 		var got []wire.UsageReport
 		tail := &codexUsageTail{report: func(r wire.UsageReport) { got = append(got, r) }, now: func() time.Time { return time.Unix(1_800_000_000, 0) }}
