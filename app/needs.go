@@ -22,6 +22,7 @@ const (
 	NeedPermission  = "permission"  // a permission prompt waits
 	NeedQuestion    = "question"    // a question waits
 	NeedElicitation = "elicitation" // an MCP elicitation waits
+	NeedDialog      = "dialog"      // another dialog of the CLI waits for a choice
 	NeedUnanswered  = "unanswered"  // it ended its turn without answering
 )
 

@@ -35,6 +35,8 @@ func (m *model) takeNeed(n app.Need) tea.Cmd {
 		way, text = m.notify.Unanswered, wire.OneLine(n.Name)+" ended its turn without answering"
 	case app.NeedElicitation:
 		text = wire.OneLine(n.Name) + " is waiting for your input"
+	case app.NeedDialog:
+		text = wire.OneLine(n.Name) + " is waiting for your choice in a dialog"
 	}
 	if !app.Marks(way) {
 		delete(m.needs[n.Topic], n.Account)

@@ -94,6 +94,12 @@ func TestNeedFromTheApp(t *testing.T) {
 	if hs.m.topicNeedsYou(hs.m.topic) {
 		t.Fatal("the mark outlived the wait")
 	}
+	// Claude 2.1.332's other dialogs (Notification agent_needs_input).
+	_, cmd = hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: app.Need{Topic: hs.m.topic, Account: "lin", Name: "Lin", Why: app.NeedDialog, On: true}}})
+	if got := rawOf(cmd); !strings.Contains(got, "Lin is waiting for your choice in a dialog") {
+		t.Fatalf("raw %q for a dialog", got)
+	}
+	hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: app.Need{Topic: hs.m.topic, Account: "lin", Why: app.NeedDialog}}})
 	hs.m.notify.Unanswered = "off"
 	hs.m.Update(appEventMsg{app.Event{Kind: app.EventNeedsYou, Need: app.Need{Topic: hs.m.topic, Account: "lin", Why: app.NeedUnanswered, On: true}}})
 	if hs.m.topicNeedsYou(hs.m.topic) {

@@ -93,3 +93,18 @@ func TestParticipantsShowAnAPIError(t *testing.T) {
 		t.Fatalf("want the error in the participants row and the pane title, saw it %d times:\n%s", n, scr)
 	}
 }
+
+// A seat waiting in one of Claude 2.1.332's other dialogs (Notification
+// agent_needs_input) says so in its pane title.
+func TestPaneTitleShowsADialogWait(t *testing.T) {
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 220, 30)
+	seats.mu.Lock()
+	seats.seats[hs.m.topic] = []SeatInfo{{Account: "lin", Name: "Lin", Kind: "claude_code", State: StateRunning, Pane: &fakePane{},
+		Activity: "waiting", Wait: "dialog"}}
+	seats.mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	if scr := hs.screen(); !strings.Contains(scr, "running · waiting for your choice in a dialog") {
+		t.Fatalf("no dialog wait in the title:\n%s", scr)
+	}
+}

@@ -843,6 +843,8 @@ func (m *model) overlayHelp(rows []string) {
 // permission", "working", "ready".
 func activityText(s SeatInfo) string {
 	switch {
+	case s.Activity == "waiting" && s.Wait == "dialog":
+		return "waiting for your choice in a dialog"
 	case s.Activity == "waiting" && s.Wait != "":
 		return "waiting for " + s.Wait
 	case s.State == StateExited:
