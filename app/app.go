@@ -59,6 +59,9 @@ type Options struct {
 	// QueuePosts bounds each seat's typing queue; zero means
 	// seat.MaxQueuedPosts (tests set a small one).
 	QueuePosts int
+	// Loop overrides config.json's loop budget (nil: the file's, or the
+	// defaults with Accounts given).
+	Loop *LoopRule
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -82,6 +85,7 @@ type App struct {
 
 	notify Notify
 	reopen string
+	loop   LoopRule // the loop budget (loop.go)
 	needs  *needs
 	limits *limits
 	// ops are the sessions' operations on seats (sessionops.go); life
@@ -113,7 +117,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock}
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock,
+		loop: LoopRule{Budget: seat.DefaultAgentPostsPerPersonPost}}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -131,7 +136,10 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		var errs []string
 		cfg, a.notice, errs = loadConfig(o.Dirs.ConfigFile())
 		a.setConfigErrors(errs, nil)
-		accounts, a.notify, a.reopen = cfg.Accounts, cfg.Notify, cfg.ReopenSeats
+		accounts, a.notify, a.reopen, a.loop = cfg.Accounts, cfg.Notify, cfg.ReopenSeats, loopRuleOf(cfg)
+	}
+	if o.Loop != nil {
+		a.loop = *o.Loop
 	}
 	if o.ReopenSeats != "" {
 		a.reopen = o.ReopenSeats
@@ -161,7 +169,8 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
 	}
 	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames, OnGap: a.queueGap, MaxPosts: o.QueuePosts})
-	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName})
+	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName,
+		Loop: func() LoopRule { return a.loop }})
 	token, err := socket.NewToken()
 	if err != nil {
 		return fail(err)
@@ -225,12 +234,19 @@ func (a *App) Close() {
 type typer struct{ t *seat.Typist }
 
 func (t typer) Type(d room.Delivery) {
+	if d.LoopSeq > 0 {
+		t.t.DeliverLoopHeld(d.Topic, d.Post, d.Role, d.Accounts, d.LoopSeq)
+		return
+	}
 	if d.First {
 		t.t.DeliverFirst(d.Topic, d.Post, d.Role, d.Accounts)
 		return
 	}
 	t.t.Deliver(d.Topic, d.Post, d.Role, d.Accounts)
 }
+
+// ReleaseLoop types the posts held by the loop budget (room.LoopReleaser).
+func (t typer) ReleaseLoop(topic string, upTo int) { t.t.ReleaseLoop(topic, upTo) }
 
 func (a *App) accountKind(account string) (string, bool) {
 	if a.seats == nil {
@@ -308,6 +324,9 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			a.noteRoom(*ev)
 			if ev.Kind == room.EventUsage {
 				a.checkLimit(ev.Topic, ev.Account)
+			}
+			if ev.Kind == room.EventLoop {
+				a.noteLoop(ev.Loop)
 			}
 		case ev := <-seatEvents:
 			if ev.State == seat.StateRunning && ev.Argv != nil {

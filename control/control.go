@@ -223,6 +223,10 @@ func (s *Server) writeRoom(ev app.RoomEvent) {
 		s.write(line{"event": "roster", "topic": ev.Topic, "participants": ev.Participants})
 	case app.RoomLogError:
 		s.write(line{"event": "log_error", "topic": ev.Topic, "error": ev.Err})
+	case app.RoomLoop:
+		l := loopLine(ev.Loop)
+		l["event"] = "agent_loop"
+		s.write(l)
 	case app.RoomUsage:
 		// The figures themselves, as my_usage's request answers them.
 		l := line{"event": "usage", "topic": ev.Topic, "account": ev.Account}
@@ -259,6 +263,21 @@ func deliveryLine(d app.Delivery) line {
 	l := line{"event": "delivery", "topic": d.Topic, "message_id": d.MessageID, "account": d.Account, "mark": d.Mark}
 	if d.Why != "" {
 		l["why"] = d.Why
+	}
+	return l
+}
+
+// loopLine is a topic's loop count: the agents' posts since the person's
+// last post, the budget, how many are held, and the sentence for the
+// person ("Lin and Lay have exchanged 12 posts without you").
+func loopLine(st app.LoopState) line {
+	mode := "tell"
+	if st.Hold {
+		mode = "hold"
+	}
+	l := line{"topic": st.Topic, "count": st.Count, "budget": st.Budget, "limit": st.Limit, "held": st.Held, "mode": mode, "reached": st.Reached(), "speakers": st.Speakers}
+	if st.Count > 0 {
+		l["text"] = st.Text()
 	}
 	return l
 }
@@ -340,6 +359,18 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		return line{"event": "nickname", "account": c.Account, "name": name}
 	case "topics":
 		return s.topics(c)
+	case "loop":
+		l := loopLine(s.App.Loop(c.Topic))
+		l["event"] = "loop"
+		return l
+	case "go_on":
+		st, ok, err := s.App.GoOn(c.Topic)
+		if err != nil {
+			return errLine(c, "go_on: %v", err)
+		}
+		l := loopLine(st)
+		l["event"], l["released"] = "go_on", ok
+		return l
 	case "start", "stop", "restart", "seats", "screen", "keys", "release":
 		res, err := s.seat(ctx, c)
 		if err != nil {
@@ -349,7 +380,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "":
 		return errLine(c, `missing "cmd"`)
 	default:
-		return errLine(c, "unknown command %q (want post, new, open, rename, delete, nickname, topics, start, stop, restart, release, seats, screen, keys)", c.Cmd)
+		return errLine(c, "unknown command %q (want post, new, open, rename, delete, nickname, topics, loop, go_on, start, stop, restart, release, seats, screen, keys)", c.Cmd)
 	}
 }
 

@@ -16,6 +16,7 @@ const (
 	EventLogError EventKind = "log_error" // a log append or index write failed; the post was still delivered
 	EventUsage    EventKind = "usage"     // a seat's usage figures arrived
 	EventLagged   EventKind = "lagged"    // this subscriber fell behind and was dropped
+	EventLoop     EventKind = "loop"      // a topic's agent posts reached the budget, were held, let go on or reset by the person (loop.go)
 )
 
 // Event is what the room tells its subscribers (the TUI, `pullcept serve`).
@@ -28,6 +29,7 @@ type Event struct {
 	Participants []Participant // EventRoster
 	Err          string        // EventLogError: the reason
 	Account      string        // EventUsage
+	Loop         LoopState     // EventLoop
 }
 
 // Participant is one seat of a room's roster. Seats are keyed by

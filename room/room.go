@@ -69,6 +69,9 @@ type Delivery struct {
 	// First: the post goes before the posts already waiting in each
 	// terminal (the resume instruction after a usage limit).
 	First bool
+	// LoopSeq > 0: the post is past the loop budget and held in every
+	// terminal as that ordinal, until LoopReleaser lets it go (loop.go).
+	LoopSeq int
 }
 
 // Typer types posts into terminals. Type must not block: it queues.
@@ -100,6 +103,9 @@ type Config struct {
 	// MaxSeats bounds the socket connections seated in one room; zero
 	// means DefaultMaxSeats. A hello past it gets ErrRoomFull.
 	MaxSeats int
+	// Loop answers the loop budget's rule now (loop.go); nil counts
+	// nothing.
+	Loop func() LoopRule
 }
 
 // Engine holds every room of this run.
@@ -135,6 +141,7 @@ type Room struct {
 	sockets int  // seats of socket connections (the person's not counted)
 	dropped bool // the topic was deleted: no more roster events
 	roster  rosterState
+	loop    loopCount // agent posts since the person's last (loop.go)
 }
 
 type seat struct {
@@ -484,6 +491,9 @@ type Outcome struct {
 	Delivered bool
 	Post      wire.Post   // the post as delivered
 	Missed    []wire.Post // when the floor refused it
+	// LoopHeld is the budget when the post went past it and is held in
+	// every terminal (loop.go); 0 when it is typed as usual.
+	LoopHeld int
 }
 
 // source says which door a post came in by; it decides role, judgement and
@@ -703,8 +713,13 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 		e.broker.publish(Event{Kind: EventLogError, Topic: r.topic, Err: appendErr.Error()})
 	}
 	e.broker.publish(Event{Kind: EventPost, Topic: r.topic, Post: p, Own: from == e.person, Role: role})
+	person := e.cfg.PersonName
+	if ps := r.seats[e.person]; ps != nil {
+		person = ps.name
+	}
+	seq := e.countLoop(r, src, role, p, person)
 	if e.cfg.Typer != nil {
-		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts, First: in.only != nil})
+		e.cfg.Typer.Type(Delivery{Topic: r.topic, Post: p, Role: role, Accounts: accounts, First: in.only != nil, LoopSeq: seq})
 	}
 	unlock()
 
@@ -714,7 +729,11 @@ func (e *Engine) deliver(r *Room, from ConnID, src source, in input) (Outcome, e
 			e.broker.publish(Event{Kind: EventLogError, Topic: r.topic, Err: err.Error()})
 		}
 	}
-	return Outcome{Delivered: true, Post: p}, nil
+	o := Outcome{Delivered: true, Post: p}
+	if seq > 0 {
+		o.LoopHeld = e.loopRule().Budget
+	}
+	return o, nil
 }
 
 // seedPrior gives the room's floor, once, the ids of the topic's last

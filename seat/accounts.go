@@ -106,6 +106,10 @@ type Config struct {
 	// ReopenSeats is what reopening a topic does with the sessions
 	// recorded in it: ReopenAuto (the default), ReopenAsk, ReopenOff.
 	ReopenSeats string
+	// AgentPostsPerPersonPost is the loop budget (0: nothing counted);
+	// AgentLoop what it does: AgentLoopTell (the default) or AgentLoopHold.
+	AgentPostsPerPersonPost int
+	AgentLoop               string
 }
 
 // Account returns the account with id.
@@ -194,7 +198,7 @@ func ValidAccountID(id string) bool {
 // load; an unknown field is reported and ignored. A missing file is no
 // problem: the Config has Exists false. Load never writes.
 func Load(path string) (Config, []error) {
-	cfg := Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}
+	cfg := Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto, AgentPostsPerPersonPost: DefaultAgentPostsPerPersonPost, AgentLoop: AgentLoopTell}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
@@ -211,6 +215,8 @@ func Load(path string) (Config, []error) {
 	cfg.Notify = notify
 	reopen, rerrs := parseReopen(doc.vals["reopen_seats"], path)
 	cfg.ReopenSeats, errs = reopen, append(errs, rerrs...)
+	budget, loop, lerrs := parseLoop(doc.vals["agent_posts_per_person_post"], doc.vals["agent_loop"], path)
+	cfg.AgentPostsPerPersonPost, cfg.AgentLoop, errs = budget, loop, append(errs, lerrs...)
 	seen := map[string]int{}
 	for i, raw := range doc.accounts {
 		a, probs := parseAccount(raw)
@@ -617,16 +623,16 @@ func LoadOrDetect(path string, lookPath func(string) (string, error)) (cfg Confi
 		found = append(found, c.kind.DefaultCommand())
 	}
 	if len(entries) == 0 {
-		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto, AgentPostsPerPersonPost: DefaultAgentPostsPerPersonPost, AgentLoop: AgentLoopTell}, "No AI CLI found on PATH (looked for claude and codex): the room works for you alone; " + AddHint(path) + ".", nil
 	}
 	doc := &configDoc{vals: map[string]json.RawMessage{}, accounts: entries}
 	data, err := doc.encode()
 	if err != nil {
-		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{err}
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto, AgentPostsPerPersonPost: DefaultAgentPostsPerPersonPost, AgentLoop: AgentLoopTell}, "", []error{err}
 	}
 	created, err := createConfig(path, data)
 	if err != nil {
-		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + safefile.ErrText(err)}}
+		return Config{Path: path, Notify: DefaultNotify, ReopenSeats: ReopenAuto, AgentPostsPerPersonPost: DefaultAgentPostsPerPersonPost, AgentLoop: AgentLoopTell}, "", []error{&ConfigError{File: path, Index: -1, Reason: "cannot create: " + safefile.ErrText(err)}}
 	}
 	cfg, errs = Load(path)
 	if !created {

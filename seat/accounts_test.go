@@ -318,3 +318,31 @@ func TestNotifySettings(t *testing.T) {
 		t.Error("the ways of telling")
 	}
 }
+
+// TestLoopSettings (issue 36): "agent_posts_per_person_post" and
+// "agent_loop" read, their defaults (12, tell) kept on a bad value, and the
+// needs-you kind "agent_loop" in "notify".
+func TestLoopSettings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	p := filepath.Join(dir, "config.json")
+	write := func(s string) {
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`{"accounts":[],"agent_posts_per_person_post":3,"agent_loop":"hold","notify":{"agent_loop":"mark"}}`)
+	cfg, errs := Load(p)
+	if len(errs) != 0 || cfg.AgentPostsPerPersonPost != 3 || cfg.AgentLoop != AgentLoopHold || cfg.Notify.AgentLoop != NotifyMark {
+		t.Fatalf("read %+v %v", cfg, errs)
+	}
+	write(`{"accounts":[],"agent_posts_per_person_post":-1,"agent_loop":"stop"}`)
+	cfg, errs = Load(p)
+	if len(errs) != 2 || cfg.AgentPostsPerPersonPost != DefaultAgentPostsPerPersonPost || cfg.AgentLoop != AgentLoopTell || cfg.Notify.AgentLoop != NotifyBell {
+		t.Fatalf("bad values: %+v %v", cfg, errs)
+	}
+	none, _ := Load(filepath.Join(dir, "missing.json"))
+	if none.AgentPostsPerPersonPost != 12 || none.AgentLoop != AgentLoopTell {
+		t.Fatalf("no file: %+v", none)
+	}
+}

@@ -32,6 +32,13 @@ const (
 	// input line (docs/decisions.md "A post to a seat that is still
 	// starting"); it is named here so every hold has one place.
 	HoldByStarting HoldKind = "starting"
+	// HoldByLoop: with config.json's "agent_loop": "hold", an agent post
+	// past the budget of agent posts per post of the person (issue 36),
+	// and every post after it in the seat's queue. The person's go-on key
+	// lets another budget be typed; a post of theirs types them all, before
+	// itself. Ordered after the seat's own reasons: when they end, this is
+	// what still holds.
+	HoldByLoop HoldKind = "loop"
 )
 
 // holdOrder is the precedence: when several reasons apply, the first of
@@ -39,7 +46,7 @@ const (
 // act on first (or the one no key of theirs can end).
 // A backlog comes after the reasons that stop the head: once they end the
 // queue drains; it is the reason only when the program itself does not read.
-var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByBacklog, HoldByStarting}
+var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByBacklog, HoldByStarting, HoldByLoop}
 
 // rank is k's place in holdOrder (len for an unknown kind).
 func (k HoldKind) rank() int {
@@ -72,6 +79,9 @@ const (
 	// ReleaseCannot: no word of the person's makes the program read its
 	// input (backlog); the release says so and drops nothing.
 	ReleaseCannot
+	// ReleaseByTopic: the hold is the topic's, for every seat (the loop
+	// budget); the release names the topic's go-on key, or a post.
+	ReleaseByTopic
 )
 
 // Release is what the person's release does for k.
@@ -85,6 +95,8 @@ func (k HoldKind) Release() ReleaseBy {
 		return ReleaseNothing
 	case HoldByBacklog:
 		return ReleaseCannot
+	case HoldByLoop:
+		return ReleaseByTopic
 	}
 	return ReleaseEnds
 }
@@ -111,6 +123,9 @@ func firstHold(a, b HoldReason) HoldReason {
 	}
 	return a
 }
+
+// HoldLoop is why a terminal holds posts past the loop budget.
+const HoldLoop = "agent posts past the loop budget (go on, or post)"
 
 // unsentHold is the unsent-keys reason.
 var unsentHold = HoldReason{HoldByUnsent, HoldUnsent}

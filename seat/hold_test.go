@@ -31,7 +31,7 @@ func TestHoldPrecedenceAndRelease(t *testing.T) {
 		}
 	}
 	for k, want := range map[HoldKind]ReleaseBy{HoldByLimit: ReleaseEnds, HoldByPrompt: ReleaseRefused, HoldByTool: ReleaseEnds,
-		HoldByUnsent: ReleaseAfterClear, HoldByStarting: ReleaseNothing, HoldByBacklog: ReleaseCannot} {
+		HoldByUnsent: ReleaseAfterClear, HoldByStarting: ReleaseNothing, HoldByBacklog: ReleaseCannot, HoldByLoop: ReleaseByTopic} {
 		if got := k.Release(); got != want {
 			t.Errorf("%s.Release() = %v, want %v", k, got, want)
 		}

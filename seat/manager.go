@@ -806,7 +806,7 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 	if unsent != "" {
 		why = firstHold(why, unsentHold)
 	}
-	if queue.Kind == HoldByBacklog {
+	if queue.Kind == HoldByBacklog || queue.Kind == HoldByLoop {
 		why = firstHold(why, queue)
 	}
 	out := ReleaseOutcome{Was: why, Held: held}
@@ -823,6 +823,9 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 		out.Note = fmt.Sprintf("%s holds %s (%s): no key releases them; they are typed as its program reads its input", name, strings.Replace(posts(held), " held", "", 1), why.Text)
 	case why.Kind.Release() == ReleaseRefused:
 		out.Note = name + " is " + why.Text + ": answer in its pane (posts are not typed into an open prompt)"
+	case why.Kind.Release() == ReleaseByTopic:
+		// The topic's hold, for every seat: one seat alone is not let go.
+		out.Note = fmt.Sprintf("%s holds %s past the topic's loop budget: let the agents go on (the topic's go-on key), or post", name, strings.Replace(posts(held), " held", "", 1))
 	case why.Kind.Release() == ReleaseAfterClear:
 		n := strings.Replace(posts(held), " held", "", 1)
 		out.Note = fmt.Sprintf("%s holds %s behind your unsent keys %s", name, n, QuoteUnsent(unsent))

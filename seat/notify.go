@@ -29,6 +29,9 @@ type Notify struct {
 	// Unanswered: an addressed seat ended its turn without having posted
 	// since the post was typed into it.
 	Unanswered string `json:"unanswered,omitempty"`
+	// AgentLoop: a topic's agents reached the budget of agent posts per
+	// post of the person (config.json "agent_posts_per_person_post").
+	AgentLoop string `json:"agent_loop,omitempty"`
 }
 
 // The ways of telling.
@@ -42,9 +45,10 @@ const (
 
 var notifyValues = []string{NotifyOff, NotifyMark, NotifyBell, NotifyDesktop, NotifyBoth}
 
-// DefaultNotify rings the bell for permission waits and mentions and marks
+// DefaultNotify rings the bell for permission waits, mentions and agents
+// at the loop budget (each further agent turn is paid for), and marks
 // unanswered turns.
-var DefaultNotify = Notify{Permission: NotifyBell, Mention: NotifyBell, Unanswered: NotifyMark}
+var DefaultNotify = Notify{Permission: NotifyBell, Mention: NotifyBell, Unanswered: NotifyMark, AgentLoop: NotifyBell}
 
 // Rings reports whether a way rings the bell; Desktop whether it sends a
 // desktop notification; Marks whether it marks the rows.
@@ -74,8 +78,10 @@ func parseNotify(raw json.RawMessage, file string) (Notify, []error) {
 			dst = &n.Mention
 		case "unanswered":
 			dst = &n.Unanswered
+		case "agent_loop":
+			dst = &n.AgentLoop
 		default:
-			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "notify." + k, Reason: "unknown (want permission, mention or unanswered)"})
+			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "notify." + k, Reason: "unknown (want permission, mention, unanswered or agent_loop)"})
 			continue
 		}
 		if !slices.Contains(notifyValues, s) {
@@ -105,4 +111,42 @@ func parseReopen(raw json.RawMessage, file string) (string, []error) {
 		return ReopenAuto, []error{&ConfigError{File: file, Index: -1, Field: "reopen_seats", Reason: fmt.Sprintf("%s is not one of auto, ask, off", raw)}}
 	}
 	return v, nil
+}
+
+// The loop budget (config.json "agent_posts_per_person_post", "agent_loop";
+// issue 36, docs/decisions.md "Agents that talk in circles").
+const (
+	// DefaultAgentPostsPerPersonPost: twelve agent posts is six exchanges
+	// between two agents or four rounds of a ring of three — past what a
+	// hand-off or a question and its answer take, short of the dozens a
+	// politeness loop makes in two minutes.
+	DefaultAgentPostsPerPersonPost = 12
+	// AgentLoopTell only tells the person (the default: the spec delivers
+	// every post); AgentLoopHold also holds agent posts past the budget.
+	AgentLoopTell = "tell"
+	AgentLoopHold = "hold"
+)
+
+// parseLoop reads "agent_posts_per_person_post" (a count, 0 = off) and
+// "agent_loop" (tell or hold); a bad value is reported and the default kept.
+func parseLoop(budget, mode json.RawMessage, file string) (int, string, []error) {
+	n, m := DefaultAgentPostsPerPersonPost, AgentLoopTell
+	var errs []error
+	if len(budget) > 0 {
+		var v int
+		if err := json.Unmarshal(budget, &v); err != nil || v < 0 {
+			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "agent_posts_per_person_post", Reason: fmt.Sprintf("%s is not a count (0 counts nothing)", budget)})
+		} else {
+			n = v
+		}
+	}
+	if len(mode) > 0 {
+		var v string
+		if err := json.Unmarshal(mode, &v); err != nil || (v != AgentLoopTell && v != AgentLoopHold) {
+			errs = append(errs, &ConfigError{File: file, Index: -1, Field: "agent_loop", Reason: fmt.Sprintf("%s is not one of tell, hold", mode)})
+		} else {
+			m = v
+		}
+	}
+	return n, m, errs
 }

@@ -300,11 +300,41 @@ func (t *Typist) DeliverFirst(topic string, post wire.Post, role string, account
 	t.deliver(topic, post, role, accounts, true)
 }
 
+// DeliverLoopHeld is Deliver for a post past the loop budget: queued in
+// order, held (HoldByLoop) as ordinal seq until ReleaseLoop reaches it.
+func (t *Typist) DeliverLoopHeld(topic string, post wire.Post, role string, accounts []string, seq int) {
+	t.deliverSeq(topic, post, role, accounts, false, seq)
+}
+
+// ReleaseLoop lets every terminal of topic type the posts held by the loop
+// budget whose ordinal is at most upTo, in their order (room.LoopReleaser).
+func (t *Typist) ReleaseLoop(topic string, upTo int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for k, q := range t.terms {
+		if k.topic != topic {
+			continue
+		}
+		q.mu.Lock()
+		for i := range q.posts {
+			if q.posts[i].loop > 0 && q.posts[i].loop <= upTo {
+				q.posts[i].loop = 0
+			}
+		}
+		q.mu.Unlock()
+		notifyChan(q.ready)
+	}
+}
+
 func (t *Typist) deliver(topic string, post wire.Post, role string, accounts []string, first bool) {
+	t.deliverSeq(topic, post, role, accounts, first, 0)
+}
+
+func (t *Typist) deliverSeq(topic string, post wire.Post, role string, accounts []string, first bool, seq int) {
 	if len(accounts) == 0 {
 		return
 	}
-	p := queued{role: role, body: wire.TypedBody(post.Content), post: post}
+	p := queued{role: role, body: wire.TypedBody(post.Content), post: post, loop: seq}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	seen := make(map[string]bool, len(accounts))
@@ -341,6 +371,7 @@ func (t *Typist) Close() {
 type queued struct {
 	role, body string
 	post       wire.Post
+	loop       int // > 0: held by the loop budget as this ordinal
 }
 
 func (q *termQueue) push(p queued, first bool) {
@@ -369,6 +400,14 @@ func (q *termQueue) push(p queued, first bool) {
 	q.markHeldLocked()
 	q.mu.Unlock()
 	notifyChan(q.ready)
+}
+
+// loopHeld reports whether the queue's first post is held by the loop
+// budget.
+func (q *termQueue) loopHeld() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.posts) > 0 && q.posts[0].loop > 0
 }
 
 // head waits for the queue's first post.
@@ -499,6 +538,28 @@ func (t *Typist) typeLoop(q *termQueue) {
 		p, ok := q.head()
 		if !ok {
 			return
+		}
+		if q.loopHeld() {
+			// Held by the loop budget, and so is all behind it: the
+			// reason shown is still the first that applies (hold.go).
+			why := HoldReason{HoldByLoop, HoldLoop}
+			if q.w.Pending() {
+				why = firstHold(why, unsentHold)
+			}
+			if q.gate != nil {
+				why = firstHold(why, q.gate.Hold())
+			}
+			t.held(q, why)
+			select {
+			case <-q.ready: // released (ReleaseLoop) or a post queued first
+				continue
+			case <-q.w.InputReleased():
+				continue
+			case <-gateChanged:
+				continue
+			case <-q.ctx.Done():
+				return
+			}
 		}
 		if q.w.Pending() {
 			// The reason shown is the first that applies (hold.go): an

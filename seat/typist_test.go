@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -619,5 +620,59 @@ func TestTypistWaitsForTheBodyOnScreen(t *testing.T) {
 	defer mu.Unlock()
 	if sleeps < 6 { // 5 waits for the screen, then the pause
 		t.Errorf("submitted after %d sleeps: before the body's end was on screen", sleeps)
+	}
+}
+
+// TestTypistHoldsByTheLoopBudget (issue 36): a post held by the loop
+// budget holds itself and all behind it (HoldByLoop); ReleaseLoop up to an
+// ordinal types those, in order, and the rest stay held until released.
+func TestTypistHoldsByTheLoopBudget(t *testing.T) {
+	t.Parallel()
+	ty, _ := newTestTypist(t)
+	term := newFakeTerm()
+	ty.Attach("topic", "acct", term)
+	ty.Deliver("topic", roomPost("m1", "Lin", "one"), "cli", []string{"acct"})
+	if got := term.next(t); !strings.Contains(got, "one") {
+		t.Fatalf("typed %q", got)
+	}
+	term.next(t) // submit
+	ty.DeliverLoopHeld("topic", roomPost("m2", "Lay", "two"), "cli", []string{"acct"}, 2)
+	ty.DeliverLoopHeld("topic", roomPost("m3", "Lin", "three"), "cli", []string{"acct"}, 3)
+	ty.Deliver("topic", roomPost("m4", "hook", "notice"), "mcp", []string{"acct"})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, why := ty.HeldReason("topic", "acct")
+		if n == 3 && why.Kind == HoldByLoop {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("held %d %+v, want 3 by the loop", n, why)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if ev := term.Events(); len(ev) != 2 {
+		t.Fatalf("typed past the budget: %q", ev)
+	}
+	ty.ReleaseLoop("other", 10) // another topic's release: nothing here
+	ty.ReleaseLoop("topic", 2)
+	if got := term.next(t); !strings.Contains(got, "two") {
+		t.Fatalf("typed %q, want the released post", got)
+	}
+	term.next(t)
+	for {
+		if n, why := ty.HeldReason("topic", "acct"); n == 2 && why.Kind == HoldByLoop {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the post past the new limit is not held")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	ty.ReleaseLoop("topic", math.MaxInt)
+	for _, want := range []string{"three", "notice"} {
+		if got := term.next(t); !strings.Contains(got, want) {
+			t.Fatalf("typed %q, want %q", got, want)
+		}
+		term.next(t)
 	}
 }

@@ -33,7 +33,8 @@ const DeliveredPrefix = "Delivered to the room. message_id: "
 const sayDescription = "Post to the room: the only way the room hears you, also when answering a post that arrived in your input (your terminal is read by nobody). " +
 	"Your own posts never come back to you. Delivered -> `" + DeliveredPrefix + "<id>`; that id is how you can point at your post later (e.g. as evidence). " +
 	"Before deciding, read any answer already given; just before sending, look again at what arrived. Deciding not to send is legitimate. " +
-	"Every answer ends with who you are, the time now and your usage as last reported (5h, weekly, context), so you can wrap up work before a limit stops you."
+	"Every answer ends with who you are, the time now and your usage as last reported (5h, weekly, context), so you can wrap up work before a limit stops you. " +
+	"Loop budget: the room counts agent posts since the person's last post (posts to the person alone excepted); at the budget the person is told, and where they chose so, posts past it are logged but typed into no terminal until the person posts or lets you go on (the answer then says so): expect no reply meanwhile."
 
 const sayContentDescription = "The body. Omit to send the draft kept from your last refused post (with its `to` unless you pass `to`); pass content to send new or corrected text. " +
 	"Either way it is a new post, judged on last_seen."
@@ -249,7 +250,11 @@ func (s *Sidecar) say(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallTo
 		if got == "" {
 			got = id
 		}
-		return mcp.NewToolResultText(DeliveredPrefix + got), res
+		text := DeliveredPrefix + got
+		if res.LoopHeld > 0 {
+			text += "\n" + LoopHeldLine(res.LoopHeld)
+		}
+		return mcp.NewToolResultText(text), res
 	}
 	s.draftMu.Lock()
 	s.draft = &draft{content: content, to: to}
@@ -428,6 +433,12 @@ func (s *Sidecar) usage(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallTo
 		return mcp.NewToolResultError("No usage figures: " + res.Error), nil
 	}
 	return mcp.NewToolResultText(formatUsage(res, s.now(), s.loc)), nil
+}
+
+// LoopHeldLine is the say_to_room answer's second line when the post went
+// past the room's loop budget (issue 36).
+func LoopHeldLine(budget int) string {
+	return fmt.Sprintf("Held by the loop budget (%d agent posts per post of the person): logged and shown to the person, typed into no terminal until the person posts or lets the agents go on. Expect no reply before that.", budget)
 }
 
 // DeliveredID reads the message id out of a say_to_room result that says

@@ -685,7 +685,7 @@ func PostResult(id string, o room.Outcome, err error) wire.PostResult {
 	case err != nil:
 		r.Error = err.Error()
 	case o.Delivered:
-		r.Delivered, r.MessageID = true, o.Post.MessageID
+		r.Delivered, r.MessageID, r.LoopHeld = true, o.Post.MessageID, o.LoopHeld
 	default:
 		r.Missed = o.Missed
 	}

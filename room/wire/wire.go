@@ -116,6 +116,9 @@ type PostResult struct {
 	Missed    []Post       `json:"missed,omitempty"`
 	Error     string       `json:"error,omitempty"`
 	Usage     *UsageResult `json:"usage,omitempty"`
+	// LoopHeld is the room's budget of agent posts per post of the person
+	// when this delivered post went past it and is held, not typed.
+	LoopHeld int `json:"loop_held,omitempty"`
 }
 
 // HistoryFrame asks for a page of the caller's topic, oldest first.
