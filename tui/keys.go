@@ -122,6 +122,7 @@ const (
 	actMCPDelete
 	actClearInput
 	actStartAndSend
+	actGoOn
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -155,6 +156,7 @@ var bindings = []binding{
 	{ctxPrefix, []string{"t"}, actToggleTopics, "show or hide the topic list"},
 	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
 	{ctxPrefix, []string{"?"}, actHelp, "this help"},
+	{ctxPrefix, []string{"g"}, actGoOn, "let the topic's agents go on for another budget of agent posts (\"agent_loop\": \"hold\"): the posts held past it are typed, in order; else says the count"},
 	{ctxPrefix, []string{"~"}, actNotices, "the notices shown on the status line, whole (like tmux's show-messages)"},
 	{ctxPrefix, []string{"d"}, actDetach, "detach: this terminal goes, the sessions keep running (pullcept, pullcept attach or pullcept a attaches again)"},
 	{ctxPrefix, []string{"q"}, actQuit, "quit: stop the sessions and the server (asks first; offers detach)"},
@@ -299,6 +301,7 @@ var actions = map[action]func(m *model, ctx keyCtx) tea.Cmd{
 	actToggleTopics: (*model).doToggleTopics,
 	actToggleParts:  (*model).doToggleParts,
 	actSendPrefix:   (*model).doSendPrefix,
+	actGoOn:         (*model).doGoOn,
 }
 
 // pseudoKey marks table entries that describe a class of keys, not a key.

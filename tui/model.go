@@ -69,6 +69,8 @@ type model struct {
 	// mentions the topics with a post to the person not yet seen.
 	needs    map[string]map[string]app.Need
 	mentions map[string]bool
+	// loops are the topics whose agents reached the loop budget (loop.go).
+	loops map[string]app.LoopState
 	// notices is the status line's log; helpNotices shows it in the help
 	// overlay.
 	notices     []notice
@@ -432,6 +434,8 @@ func (m *model) event(ev app.RoomEvent) tea.Cmd {
 		return m.sendWaiting()
 	case app.RoomLogError:
 		m.status = "log write failed (the post was delivered): " + ev.Err
+	case app.RoomLoop:
+		m.takeLoop(ev.Loop)
 	case app.RoomUsage:
 		// A seat's figures changed: the participants panel is drawn from
 		// them on this frame.

@@ -20,6 +20,13 @@ import (
 
 // takeNeed records an app needs-you signal and rings for a new one.
 func (m *model) takeNeed(n app.Need) tea.Cmd {
+	if n.Why == app.NeedLoop {
+		// The topic's, not a seat's: marked ↻ and told by loop.go; rung here.
+		if !n.On || !app.Marks(m.notify.AgentLoop) {
+			return nil
+		}
+		return ring(m.notify.AgentLoop, wire.OneLine(n.Name)+" ("+m.topicName(n.Topic)+")")
+	}
 	if m.needs[n.Topic] == nil {
 		m.needs[n.Topic] = map[string]app.Need{}
 	}

@@ -314,6 +314,8 @@ func (m *model) drawTopics(r Rect) []string {
 		switch {
 		case m.topicNeedsYou(t.ID):
 			mark = style("!", "1", "33")
+		case m.loops[t.ID].Reached():
+			mark = style("↻", "1", "35")
 		case m.running[t.ID] > 0:
 			mark = style("●", "32")
 		}
@@ -701,6 +703,9 @@ func (m *model) drawStatus(w int) string {
 		right = style(" PREFIX ", "1", "7") + " " + right
 	}
 	left := m.status
+	if st, ok := m.loops[m.topic]; ok && left == "" {
+		left = m.loopLine(st)
+	}
 	if left == "" {
 		left = "Enter sends to “" + m.topicName(m.topic) + "”; Alt+Enter new line; " + m.prefix + " o moves focus"
 	}

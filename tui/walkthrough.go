@@ -180,6 +180,9 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		{ctxPrefix, "P"}: {gone: `Participants`, restore: k("C-b", "P")},
 		{ctxPrefix, "?"}: {want: `Keys — `, restore: k("q")},
 		{ctxPrefix, "~"}: {want: `Notices, oldest first`, restore: k("q")},
+		// The scene's agent_loop is tell: nothing is held; the key says the
+		// count (e2e/loop_test.go lets held posts go on).
+		{ctxPrefix, "g"}: {want: `nothing held past the loop`},
 		{ctxPrefix, "d"}: {kind: WalkEndsClient},
 		{ctxPrefix, "q"}: {want: `Quit pullcept`, restore: k("n")},
 		// The prefix twice: the prefix's byte typed into the pane (cat's
