@@ -38,7 +38,8 @@ func (a *App) Loop(topic string) LoopState { return a.engine.Loop(topic) }
 func (a *App) GoOn(topic string) (LoopState, bool, error) { return a.engine.GoOn(topic) }
 
 // noteLoop turns the count into the topic's needs-you signal: on at the
-// budget, off once the person posted.
+// budget (told once: a post held past it only updates the text kept), off
+// once the person posted.
 func (a *App) noteLoop(st LoopState) {
 	on := st.Reached()
 	a.needs.mu.Lock()
@@ -51,7 +52,7 @@ func (a *App) noteLoop(st LoopState) {
 		delete(a.needs.current, k)
 	}
 	a.needs.mu.Unlock()
-	if on || had {
+	if on != had {
 		a.bus.publish(Event{Kind: EventNeedsYou, Need: n})
 	}
 }
