@@ -23,15 +23,31 @@ type loopBackend interface {
 
 // takeLoop records a topic's count and tells the person at the budget.
 func (m *model) takeLoop(st app.LoopState) {
+	if m.noteLoop(st) {
+		m.status = m.loopLine(st)
+	}
+}
+
+// noteLoop records a topic's count; it reports whether it is at the budget.
+func (m *model) noteLoop(st app.LoopState) bool {
 	if m.loops == nil {
 		m.loops = map[string]app.LoopState{}
 	}
 	if !st.Reached() {
 		delete(m.loops, st.Topic)
-		return
+		return false
 	}
 	m.loops[st.Topic] = st
-	m.status = m.loopLine(st)
+	return true
+}
+
+// readLoop reads a topic's count from the run (a screen attached later, or
+// one that fell behind the events): marked, and on the status line when
+// it has nothing else.
+func (m *model) readLoop(topic string) {
+	if b, ok := m.app.(loopBackend); ok {
+		m.noteLoop(b.Loop(topic))
+	}
 }
 
 // loopLine is the status line's sentence for a topic at the budget.

@@ -43,3 +43,28 @@ func TestLoopBudgetOnTheScreen(t *testing.T) {
 		t.Fatalf("prefix g said %q", hs.m.status)
 	}
 }
+
+// loopStub is the test backend with a topic at the budget.
+type loopStub struct {
+	*testBackend
+	st app.LoopState
+}
+
+func (s loopStub) Loop(string) app.LoopState { return s.st }
+
+// TestLoopReadOnShow: a topic shown reads its count from the run (a
+// screen attached after the budget was reached marks it too) and the
+// status line says it when it has nothing else.
+func TestLoopReadOnShow(t *testing.T) {
+	hs := newHarness(t, nil, 120, 30)
+	topic := hs.m.topic
+	hs.m.app = loopStub{hs.m.app.(*testBackend), app.LoopState{Topic: topic, Count: 12, Budget: 12, Limit: 12, Speakers: []string{"Lin", "Lay"}}}
+	hs.m.show(topic)
+	hs.m.status = ""
+	if !hs.m.loops[topic].Reached() {
+		t.Fatal("not read on show")
+	}
+	if s := hs.screen(); !strings.Contains(s, "Lin and Lay have exchanged 12 posts without you") {
+		t.Fatalf("status line:\n%s", s)
+	}
+}

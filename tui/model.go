@@ -462,6 +462,7 @@ func (m *model) resync() tea.Cmd {
 		*rs = *newRoomState(id)
 		rs.roster, rs.offset, rs.loading = m.app.Roster(id), old, true
 		rs.loadMarks(m.app)
+		m.readLoop(id)
 		cmds = append(cmds, m.loadPage(id, ""))
 	}
 	return tea.Batch(cmds...)

@@ -42,6 +42,7 @@ func (m *model) show(topic string) {
 	}
 	m.seenTopic()
 	m.refreshSeats()
+	m.readLoop(topic)
 	for i, t := range m.topics {
 		if t.ID == topic {
 			m.tsel = i
