@@ -1,7 +1,7 @@
 // A scripted agent for e2e/loop_test.go (issue 36): run by `pullcept serve`
 // as a cli account's command in a real PTY, it launches the room's sidecar
 // from its per-launch MCP registration with the official TypeScript MCP SDK
-// client (as sessionops_agent.mjs does) and answers, one at a time, every
+// client (sdk_lib.mjs fromRegistration) and answers, one at a time, every
 // post typed into its terminal whose speaker is in ANSWER — the agents that
 // always answer each other.
 //
@@ -11,28 +11,15 @@
 // most, a safety), AGENT_OUT (a folder: each say_to_room answer is appended
 // to answers-<account>.jsonl).
 import { appendFileSync } from "node:fs";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { call as callTool, sdk } from "../../sidecar/testdata/sdk_lib.mjs";
+import { call as callTool, fromRegistration } from "../../sidecar/testdata/sdk_lib.mjs";
 
 const env = process.env;
-const { Client } = sdk("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = sdk("@modelcontextprotocol/sdk/client/stdio.js");
-
 const [mcpConfig] = process.argv.slice(2);
-const entry = JSON.parse(readFileSync(mcpConfig, "utf8")).mcpServers.pullcept;
-const me = entry.env.PULLCEPT_ACCOUNT_ID;
 const answer = new Set((env.ANSWER ?? "").split(",").filter(Boolean));
 const max = Number(env.MAX ?? 20);
-
-const transport = new StdioClientTransport({
-  command: entry.command,
-  args: entry.args,
-  env: { ...process.env, ...entry.env },
-  stderr: "ignore",
-});
-const client = new Client({ name: "loop-agent", version: "0" });
-await client.connect(transport);
+const { client, entry } = await fromRegistration(mcpConfig, "loop-agent");
+const me = entry.env.PULLCEPT_ACCOUNT_ID;
 console.log(`AGENT READY ${me}`);
 
 let newest = ""; // the newest message_id typed in

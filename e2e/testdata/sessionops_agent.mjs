@@ -13,29 +13,17 @@
 // Env: SDK_PREFIX (npm prefix with @modelcontextprotocol/sdk), AGENT_OUT (a
 // folder: the agent writes its capability there for the test's secrecy
 // checks), TARGET, OP_ID.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { call as callTool, sdk } from "../../sidecar/testdata/sdk_lib.mjs";
+import { call as callTool, fromRegistration } from "../../sidecar/testdata/sdk_lib.mjs";
 
 const env = process.env;
-const { Client } = sdk("@modelcontextprotocol/sdk/client/index.js");
-const { StdioClientTransport } = sdk("@modelcontextprotocol/sdk/client/stdio.js");
-
 const [role, mcpConfig] = process.argv.slice(2);
-const entry = JSON.parse(readFileSync(mcpConfig, "utf8")).mcpServers.pullcept;
+const { client, entry } = await fromRegistration(mcpConfig, "sessionops-agent");
 const me = entry.env.PULLCEPT_ACCOUNT_ID;
 if (env.AGENT_OUT) {
   writeFileSync(join(env.AGENT_OUT, `capability-${me}-${process.pid}`), env.PULLCEPT_OPERATION_CAPABILITY ?? "", { mode: 0o600 });
 }
-
-const transport = new StdioClientTransport({
-  command: entry.command,
-  args: entry.args,
-  env: { ...process.env, ...entry.env },
-  stderr: "ignore",
-});
-const client = new Client({ name: "sessionops-agent", version: "0" });
-await client.connect(transport);
 
 const call = (name, args = {}) => callTool(client, name, args);
 async function json(name, args = {}) {

@@ -5,6 +5,7 @@
 // Env: SDK_PREFIX (npm prefix holding @modelcontextprotocol/sdk),
 // SIDECAR_BIN (a binary whose `sidecar` subcommand is the sidecar),
 // ROOM_URL, ROOM_TOKEN.
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -31,6 +32,23 @@ export async function seat(name, topic, extra = {}) {
   const client = new Client({ name: "pullcept-scripted-agent", version: "0" });
   await client.connect(transport);
   return client;
+}
+
+// fromRegistration connects a client named name to the sidecar a seat's
+// per-launch MCP registration (mcpConfig, the CLI's {mcp_config}) names,
+// passing the agent's own environment on as a CLI does; it returns the
+// client and the registration's entry.
+export async function fromRegistration(mcpConfig, name) {
+  const entry = JSON.parse(readFileSync(mcpConfig, "utf8")).mcpServers.pullcept;
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: entry.args,
+    env: { ...process.env, ...entry.env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name, version: "0" });
+  await client.connect(transport);
+  return { client, entry };
 }
 
 // call calls a tool and returns its text and whether it is an error.
