@@ -20,7 +20,9 @@ package seat
 //     TestRealCodex...). Tools are approved (default_tools_approval_mode) and
 //     the server is required (else a slow start silently drops it);
 //     --disable daemon_auto_start keeps a per-HOME app-server from
-//     outliving the seat.
+//     outliving the seat, and --no-daemon keeps the seat off one the
+//     person started (whose other clients could drive the seat's thread:
+//     docs/decisions.md "Seats cannot go around the room").
 //   - cli: the same JSON file as Claude's, named by PULLCEPT_MCP_CONFIG in
 //     the child's env and by {mcp_config} in its command line.
 
@@ -229,7 +231,7 @@ func codexRegistration(r registration) (args []string, env [][2]string) {
 		// (Resolve): forwarded by name, its value never in argv.
 		forwarded = append(forwarded, tomlString(EnvOperationCapability))
 	}
-	args = []string{"--disable", "daemon_auto_start",
+	args = []string{"--disable", "daemon_auto_start", "--no-daemon",
 		"-c", key + "command=" + tomlString(r.exe),
 		"-c", key + "args=[" + tomlString(SidecarCommand) + "]",
 		"-c", key + "env={ " + strings.Join(inline, ", ") + " }",

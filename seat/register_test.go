@@ -102,7 +102,7 @@ func TestCodexRegistrationFlags(t *testing.T) {
 		env: [][2]string{{envRoomURL, "ws://h/r"}, {envRoomToken, "tok"}, {envAgentName, "Lay <L>"}, {envUnseenHistory, "1"}},
 	})
 	want := []string{
-		"--disable", "daemon_auto_start",
+		"--disable", "daemon_auto_start", "--no-daemon",
 		"-c", `mcp_servers.pullcept.command="/opt/my \"pull\"/pullcept"`,
 		"-c", `mcp_servers.pullcept.args=["sidecar"]`,
 		"-c", `mcp_servers.pullcept.env={ "PULLCEPT_ROOM_URL" = "ws://h/r", "PULLCEPT_AGENT_NAME" = "Lay <L>", "PULLCEPT_UNSEEN_HISTORY" = "1" }`,
