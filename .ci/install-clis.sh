@@ -1,21 +1,24 @@
 #!/usr/bin/env bash
 # Installs the real CLIs that the end-to-end tests drive offline against
-# e2e/fakemodel: Claude Code, Codex, and the MCP TypeScript SDK, into
-# .cache/npm inside the repo (ignored by git), and the newest CLIs (what a
-# new user installs, see CLAUDE_CODE_LATEST) into .cache/npm-latest.
+# e2e/fakemodel: the oldest supported Claude Code, Codex and the MCP
+# TypeScript SDK into .cache/npm inside the repo (ignored by git), and the
+# newest CLIs (what a new user installs, see CLAUDE_CODE_LATEST) into
+# .cache/npm-latest. Every real-CLI test runs the newest; the tests named
+# Oldest run .cache/npm (e2e/clis_test.go).
 # Idempotent: does nothing when the wanted versions are already there. Prints
 # the pinned bin dir on its last line.
 #
 # Usage: bash .ci/install-clis.sh
 set -euo pipefail
 
+# The oldest supported Claude Code (README "Accounts": the range).
 CLAUDE_CODE_VERSION=2.1.197
 CODEX_VERSION=0.171.0
 MCP_SDK_VERSION=1.32.2
 
-# The newest CLIs, for the e2e tests named Latest (e2e/latest_test.go).
-# Update on purpose: these are what `npm view @anthropic-ai/claude-code
-# version` and `npm view @openai/codex version` answered on 2026-12-01.
+# The newest CLIs, the ones every real-CLI e2e test runs. Update on
+# purpose: these are what `npm view @anthropic-ai/claude-code version` and
+# `npm view @openai/codex version` answered on 2026-12-05.
 CLAUDE_CODE_LATEST=2.1.332
 CODEX_LATEST=0.171.0
 

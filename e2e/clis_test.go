@@ -2,7 +2,11 @@ package e2e
 
 // The real Claude Code and Codex CLIs as seats of `pullcept serve`, driven
 // offline by the scripted model endpoint (e2e/fakemodel). Scenarios of the
-// issue "End to end with the real Claude Code and Codex CLIs".
+// issue "End to end with the real Claude Code and Codex CLIs". Every
+// scenario runs the newest CLIs (.cache/npm-latest, CLAUDE_CODE_LATEST in
+// .ci/install-clis.sh); the tests named Oldest run the oldest supported
+// Claude Code (.cache/npm, CLAUDE_CODE_VERSION) where it matters: the
+// conversation, the resume and the permission hold.
 
 import (
 	"context"
@@ -99,7 +103,15 @@ type cliRoom struct {
 	env   []string
 }
 
+// newCLIRoom is a room of the newest CLIs.
 func newCLIRoom(t *testing.T, b fakemodel.Behaviour) *cliRoom {
+	t.Helper()
+	return newCLIRoomWith(t, b, roomOptions{bins: newestBins(t)})
+}
+
+// newOldestRoom is a room of the oldest supported Claude Code (and the
+// pinned Codex).
+func newOldestRoom(t *testing.T, b fakemodel.Behaviour) *cliRoom {
 	t.Helper()
 	bins, err := clihome.FindBins()
 	if err != nil {
@@ -108,12 +120,25 @@ func newCLIRoom(t *testing.T, b fakemodel.Behaviour) *cliRoom {
 	return newCLIRoomWith(t, b, roomOptions{bins: bins})
 }
 
+// newestBins are the newest CLIs (skipped or failed as required says when
+// absent).
+func newestBins(t *testing.T) clihome.Bins {
+	t.Helper()
+	bins, err := clihome.FindLatestBins()
+	if err != nil {
+		required(t, err.Error())
+	}
+	return bins
+}
+
 // roomOptions are what newCLIRoomWith varies.
 type roomOptions struct {
 	bins clihome.Bins // the CLIs to run
 	// claudeCommand is the Claude account's command ("" for the kind's
 	// default), e.g. "claude --permission-mode default".
 	claudeCommand string
+	// claudeEnv is the Claude account's env.
+	claudeEnv map[string]string
 }
 
 func newCLIRoomWith(t *testing.T, b fakemodel.Behaviour, o roomOptions) *cliRoom {
@@ -123,8 +148,9 @@ func newCLIRoomWith(t *testing.T, b fakemodel.Behaviour, o roomOptions) *cliRoom
 	cwd := t.TempDir()
 	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
 	phome := t.TempDir()
-	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q},{"id":"codex","name":%q,"kind":"codex","dir":%q}]}`,
-		claudeName, cwd, o.claudeCommand, codexName, cwd)
+	claudeEnv, _ := json.Marshal(o.claudeEnv)
+	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q,"env":%s},{"id":"codex","name":%q,"kind":"codex","dir":%q}]}`,
+		claudeName, cwd, o.claudeCommand, claudeEnv, codexName, cwd)
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -331,9 +357,11 @@ func speakers(posts []map[string]any) []string {
 // Scenario 1: a Claude seat and a Codex seat in one topic; the person
 // addresses Claude; Claude answers through say_to_room; Codex receives
 // Claude's post as claude_code; the log holds both in the room's order.
-func TestRealCLIsConverse(t *testing.T) {
+// With the oldest supported Claude Code (TestLatestCLIsConverse has the
+// newest).
+func TestOldestCLIsConverse(t *testing.T) {
 	t.Parallel()
-	c := newCLIRoom(t, roomAgent(nil))
+	c := newOldestRoom(t, roomAgent(nil))
 	topic := c.topic()
 	c.startSeat(t, topic, "claude", claudeName)
 	c.startSeat(t, topic, "codex", codexName)
@@ -429,7 +457,17 @@ func TestRealCLIsFloor(t *testing.T) {
 // instructions).
 func TestRealClaudeResume(t *testing.T) {
 	t.Parallel()
-	c := newCLIRoom(t, roomAgent(nil))
+	resumeScenario(t, newCLIRoom(t, roomAgent(nil)))
+}
+
+// The resume with the oldest supported Claude Code.
+func TestOldestClaudeResume(t *testing.T) {
+	t.Parallel()
+	resumeScenario(t, newOldestRoom(t, roomAgent(nil)))
+}
+
+func resumeScenario(t *testing.T, c *cliRoom) {
+	t.Helper()
 	topic := c.topic()
 	first := c.startSeat(t, topic, "claude", claudeName)
 	sid, _ := first["session_id"].(string)

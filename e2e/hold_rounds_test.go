@@ -82,14 +82,6 @@ func TestRealClaudeHeldRounds(t *testing.T) {
 	heldRounds(t, c)
 }
 
-func TestLatestClaudeHeldRounds(t *testing.T) {
-	t.Parallel()
-	c := newLatestRoom(t, slowAfterTool(tellAfterRun(permAgent("Bash", func(cmd string) map[string]any {
-		return map[string]any{"command": cmd, "description": "Run the check"}
-	}))), "claude --permission-mode default")
-	heldRounds(t, c)
-}
-
 func heldRounds(t *testing.T, c *cliRoom) {
 	t.Helper()
 	const account, name, prompt = "claude", claudeName, "Do you want to proceed?"

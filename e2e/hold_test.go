@@ -62,9 +62,11 @@ func turnsWith(m *fakemodel.Server, agent, id string) int {
 	return n
 }
 
-func TestRealClaudePermissionHold(t *testing.T) {
+// With the oldest supported Claude Code (TestLatestClaudePermissionHold has
+// the newest).
+func TestOldestClaudePermissionHold(t *testing.T) {
 	t.Parallel()
-	c := newCLIRoom(t, permAgent("Bash", func(cmd string) map[string]any {
+	c := newOldestRoom(t, permAgent("Bash", func(cmd string) map[string]any {
 		return map[string]any{"command": cmd, "description": "Run the check"}
 	}))
 	// Esc is Claude's "No" and fires no hook; Enter takes "1. Yes".

@@ -1,17 +1,13 @@
 package e2e
 
-// The newest Claude Code and Codex (what npm serves a new user today, see
-// CLAUDE_CODE_LATEST in .ci/install-clis.sh, installed in .cache/npm-latest)
-// as seats of `pullcept serve`, next to the pinned ones of clis_test.go and
-// hold_test.go. Run them with -run Latest.
+// What only the newest Claude Code and Codex need checking (every scenario
+// of clis_test.go and the others runs them too, see newCLIRoom).
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
-	"pullcept/e2e/clihome"
 	"pullcept/e2e/fakemodel"
 )
 
@@ -20,13 +16,6 @@ import (
 // "alwaysLoad": true).
 const toolSearch = "ToolSearch"
 
-// newLatestRoom is newCLIRoom with the newest CLIs; claudeCommand is the
-// Claude account's command ("" for the default).
-func newLatestRoom(t *testing.T, b fakemodel.Behaviour, claudeCommand string) *cliRoom {
-	t.Helper()
-	return newCLIRoomWith(t, b, roomOptions{bins: clihome.RequireLatestBins(t), claudeCommand: claudeCommand})
-}
-
 // The person addresses Lin (the newest Claude), who answers through
 // say_to_room without a ToolSearch round trip: the request that carried the
 // post already offered the room's tools (the seat's alwaysLoad
@@ -34,7 +23,7 @@ func newLatestRoom(t *testing.T, b fakemodel.Behaviour, claudeCommand string) *c
 // person in turn.
 func TestLatestCLIsConverse(t *testing.T) {
 	t.Parallel()
-	c := newLatestRoom(t, roomAgent(nil), "")
+	c := newCLIRoom(t, roomAgent(nil))
 	topic := c.topic()
 	c.startSeat(t, topic, "claude", claudeName)
 	c.startSeat(t, topic, "codex", codexName)
@@ -73,6 +62,19 @@ func TestLatestCLIsConverse(t *testing.T) {
 		}
 	}
 
+	// The room is the only way to the other seats: no cross-session tools,
+	// no inbox socket (docs/decisions.md "Seats cannot go around the room").
+	for _, r := range c.model.Requests() {
+		if r.API == fakemodel.Anthropic && !r.Side {
+			if got := offersCrossSession(r); len(got) > 0 {
+				t.Fatalf("Claude's model was offered %v; tools %v, deferred %v", got, r.Tools, deferredTools(r))
+			}
+		}
+	}
+	if s := claudeSessionOf(t, c.home, c.sessionOf(t, topic, "claude")); s.Socket != "" {
+		t.Fatalf("the seat bound an inbox socket: %+v", s)
+	}
+
 	c.modelSaw(t, codexName, func(tag map[string]any, body string) bool {
 		return tag["message_id"] == ackID && tag["role"] == "claude_code" && tag["from"] == claudeName
 	})
@@ -87,24 +89,15 @@ func TestLatestCLIsConverse(t *testing.T) {
 	}
 }
 
-// The permission hold with the newest Claude. Its default permission mode
-// is "auto", which decides this Bash call itself; the account's command asks
-// for the prompt with --permission-mode default.
+// The permission hold with the newest Claude. Its own default permission
+// mode is "auto", which would decide this Bash call itself; the seat
+// launches in "default" (docs/decisions.md), so the prompt comes.
 func TestLatestClaudePermissionHold(t *testing.T) {
 	t.Parallel()
-	c := newLatestRoom(t, permAgent("Bash", func(cmd string) map[string]any {
+	c := newCLIRoom(t, permAgent("Bash", func(cmd string) map[string]any {
 		return map[string]any{"command": cmd, "description": "Run the check"}
-	}), "claude --permission-mode default")
+	}))
 	holdScenario(t, c, "claude", claudeName, "Do you want to proceed?", "\x1b", "\r")
-}
-
-// The permission hold with the newest Codex (as TestRealCodexPermissionHold).
-func TestLatestCodexPermissionHold(t *testing.T) {
-	t.Parallel()
-	c := newLatestRoom(t, permAgent("exec_command", func(cmd string) map[string]any {
-		return map[string]any{"cmd": cmd, "sandbox_permissions": "require_escalated", "justification": "Run the check?"}
-	}), "")
-	holdScenario(t, c, "codex", codexName, "Would you like to run the following command?", "\x1b", "y")
 }
 
 // firstCarrying is Claude's first request whose newest user turn is the
@@ -135,20 +128,4 @@ func modelOf(r fakemodel.Request) string {
 	var v struct{ Model string }
 	_ = json.Unmarshal(r.Body, &v)
 	return v.Model
-}
-
-// Delivery marks with the newest Claude (as TestRealClaudeDeliveryMarks).
-func TestLatestClaudeDeliveryMarks(t *testing.T) {
-	t.Parallel()
-	c := newLatestRoom(t, permAgent("Bash", func(cmd string) map[string]any {
-		return map[string]any{"command": cmd, "description": "Run the check"}
-	}), "claude --permission-mode default")
-	marksScenario(t, c, "claude", claudeName, "Do you want to proceed?", "\r")
-}
-
-// A post typed during a turn of the newest Claude is received (as
-// TestRealClaudeMarksDuringATurn).
-func TestLatestClaudeMarksDuringATurn(t *testing.T) {
-	t.Parallel()
-	duringATurn(t, newLatestRoom(t, slowAgent(4*time.Second), ""))
 }

@@ -14,12 +14,6 @@ func TestRealCLIsReleaseClearsUnsentKeys(t *testing.T) {
 	releaseClearsUnsentKeys(t, newCLIRoom(t, roomAgent(nil)))
 }
 
-// The same with the newest Claude Code and Codex.
-func TestLatestCLIsReleaseClearsUnsentKeys(t *testing.T) {
-	t.Parallel()
-	releaseClearsUnsentKeys(t, newLatestRoom(t, roomAgent(nil), ""))
-}
-
 func releaseClearsUnsentKeys(t *testing.T, c *cliRoom) {
 	t.Helper()
 	topic := c.topic()

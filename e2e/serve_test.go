@@ -161,10 +161,7 @@ func TestSidecarWithTypeScriptSDKAgainstServe(t *testing.T) {
 // throwaway HOME and asks the real Claude Code CLI for its MCP servers.
 func TestClaudeSeesTheSidecarConnected(t *testing.T) {
 	t.Parallel()
-	bins, err := clihome.FindBins()
-	if err != nil {
-		required(t, err.Error())
-	}
+	bins := newestBins(t)
 	s := startServe(t, t.TempDir())
 	cwd := t.TempDir()
 	h := clihome.New(t, clihome.Options{BaseURL: "http://127.0.0.1:9", Cwd: cwd})

@@ -98,10 +98,7 @@ func describeRequests(reqs []fakemodel.Request) string {
 // topic's log show the post then the answer; quitting ends Claude.
 func TestTUIRealClaude(t *testing.T) {
 	t.Parallel()
-	bins, err := clihome.FindBins()
-	if err != nil {
-		required(t, err.Error())
-	}
+	bins := newestBins(t)
 	start := time.Now()
 	model := fakemodel.Start(t, roomAgent(nil))
 	cwd := t.TempDir()

@@ -20,6 +20,12 @@ package seat
 //     one that cannot be read is refused with the reason.
 //   - Signals: SessionStart source "resume" says a resumed conversation
 //     loaded; a failed --resume fires only SessionEnd (#127).
+//   - The room is the only channel (docs/decisions.md "Seats cannot go
+//     around the room"): the launch's settings deny ListAgents and
+//     SendMessage and refuse cross-session messages; CLAUDE_CODE_HARBOR_KITE=0
+//     keeps 2.1.332's inbox socket from being bound at all.
+//   - Permission mode: "default" unless the person chose one
+//     (docs/decisions.md "The permission mode seats launch in").
 
 import (
 	"encoding/json"
@@ -66,7 +72,23 @@ var claudeKind = kindDef{
 	// nothing (Ctrl-C there starts an exit). Measured with 2.1.197 and
 	// 2.1.332.
 	clearInput: []byte{0x15},
+	// No inbox socket (measured with 2.1.332: no socket, no
+	// CLAUDE_CODE_MESSAGING_* in children, no ListAgents); 2.1.197 has no
+	// inbox and ignores it.
+	env: [][2]string{{"CLAUDE_CODE_HARBOR_KITE", "0"}},
 }
+
+// claudeDenied are the built-in tools a seat may not use: 2.1.332's way to
+// list and message the person's other Claude sessions, seats included,
+// around the room. 2.1.197 has no ListAgents and a teammate-only
+// SendMessage; a deny rule naming a tool it lacks is ignored (measured).
+var claudeDenied = []string{"ListAgents", "SendMessage"}
+
+// claudeInbound is crossSessionInbound: "refuse" drops every message from
+// another session (nothing on screen, nothing to the model); "hold" would
+// park them behind a notice the person could release, a second path in.
+// 2.1.197 does not know the key and ignores it (measured: its hooks fire).
+const claudeInbound = "refuse"
 
 // claudeHTTPEvents are the events reported by http hooks (all Claude
 // delivers them for); claudeCommandEvents need a command hook. Every one is
@@ -87,6 +109,9 @@ func registerClaude(r registration) (registered, error) {
 	argv, theirs, err := takeClaudeSettings(r.argv, r.dir)
 	if err != nil {
 		return registered{}, err
+	}
+	if !claudeModeChosen(argv, theirs, r) {
+		argv = append(argv, "--permission-mode", "default")
 	}
 	settings := claudeSettings(r, theirs)
 	data, err := json.MarshalIndent(settings, "", "  ")
@@ -138,6 +163,21 @@ func claudeSettings(r registration, theirs map[string]any) map[string]any {
 		add(ev, map[string]any{"type": "command", "command": hookCommandLine(r.exe, ev), "timeout": claudeHookTimeout})
 	}
 	out["hooks"] = merged
+	perms, _ := out["permissions"].(map[string]any)
+	p := map[string]any{}
+	for k, v := range perms {
+		p[k] = v
+	}
+	deny, _ := p["deny"].([]any)
+	deny = slices.Clone(deny)
+	for _, tool := range claudeDenied {
+		if !slices.Contains(deny, any(tool)) {
+			deny = append(deny, tool)
+		}
+	}
+	p["deny"] = deny
+	out["permissions"] = p
+	out["crossSessionInbound"] = claudeInbound
 	out["statusLine"] = map[string]any{"type": "command", "command": hookCommandLine(r.exe, hook.HookStatus), "padding": 0}
 	return out
 }
@@ -191,7 +231,30 @@ func takeClaudeSettings(argv []string, dir string) (rest []string, theirs map[st
 // order of precedence: the account's --settings, the project's local and
 // shared settings, then the user's.
 func claudeOwnStatusLine(theirs map[string]any, r registration) string {
-	if c := statusLineCommand(theirs); c != "" {
+	return claudeOwnSetting(theirs, r, statusLineCommand)
+}
+
+// claudeModeChosen: the person chose the seat's permission mode, in the
+// account's command (--permission-mode, --dangerously-skip-permissions) or
+// in settings (permissions.defaultMode).
+func claudeModeChosen(argv []string, theirs map[string]any, r registration) bool {
+	for _, a := range argv {
+		if a == "--permission-mode" || strings.HasPrefix(a, "--permission-mode=") || a == "--dangerously-skip-permissions" {
+			return true
+		}
+	}
+	return claudeOwnSetting(theirs, r, func(m map[string]any) string {
+		p, _ := m["permissions"].(map[string]any)
+		mode, _ := p["defaultMode"].(string)
+		return mode
+	}) != ""
+}
+
+// claudeOwnSetting is get's first non-empty answer, in Claude's order of
+// precedence: the account's --settings, the project's local and shared
+// settings, then the user's.
+func claudeOwnSetting(theirs map[string]any, r registration, get func(map[string]any) string) string {
+	if c := get(theirs); c != "" {
 		return c
 	}
 	root := claudeConfigDir(r.getenv, r.home)
@@ -206,7 +269,7 @@ func claudeOwnStatusLine(theirs map[string]any, r registration) string {
 		}
 		var m map[string]any
 		if json.Unmarshal(data, &m) == nil {
-			if c := statusLineCommand(m); c != "" {
+			if c := get(m); c != "" {
 				return c
 			}
 		}

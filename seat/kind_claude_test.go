@@ -63,6 +63,62 @@ func TestClaudeSettingsMerge(t *testing.T) {
 	}
 }
 
+// TestClaudeSeatClosesTheSideChannels: every launch's settings deny the
+// cross-session tools and refuse cross-session messages, keeping the
+// account's own deny rules.
+func TestClaudeSeatClosesTheSideChannels(t *testing.T) {
+	t.Parallel()
+	r := registration{exe: "/bin/pullcept", hook: hook.HookTarget{Base: "http://127.0.0.1:1/hooks", Topic: "t", Account: "a", Secret: "s"}}
+	for _, theirs := range []map[string]any{nil, {"permissions": map[string]any{"deny": []any{"WebFetch", "SendMessage"}, "allow": []any{"Bash"}}, "crossSessionInbound": "accept"}} {
+		s := claudeSettings(r, theirs)
+		p := s["permissions"].(map[string]any)
+		deny := p["deny"].([]any)
+		for _, tool := range claudeDenied {
+			if n := slices.Index(deny, any(tool)); n < 0 || slices.Contains(deny[n+1:], any(tool)) {
+				t.Errorf("deny %v: want %s once", deny, tool)
+			}
+		}
+		if theirs != nil && (!slices.Contains(deny, any("WebFetch")) || p["allow"] == nil) {
+			t.Errorf("the account's permissions were lost: %v", p)
+		}
+		if s["crossSessionInbound"] != "refuse" {
+			t.Errorf("crossSessionInbound = %v, want refuse", s["crossSessionInbound"])
+		}
+	}
+}
+
+// TestClaudePermissionMode: a seat launches in "default" unless the person
+// chose a mode (command or settings).
+func TestClaudePermissionMode(t *testing.T) {
+	t.Parallel()
+	home, dir := t.TempDir(), t.TempDir()
+	r := registration{getenv: func(string) string { return "" }, home: home, dir: dir}
+	for _, c := range []struct {
+		argv   []string
+		theirs map[string]any
+		chosen bool
+	}{
+		{[]string{"claude"}, nil, false},
+		{[]string{"claude", "--permission-mode", "auto"}, nil, true},
+		{[]string{"claude", "--permission-mode=plan"}, nil, true},
+		{[]string{"claude", "--dangerously-skip-permissions"}, nil, true},
+		{[]string{"claude"}, map[string]any{"permissions": map[string]any{"defaultMode": "acceptEdits"}}, true},
+	} {
+		if got := claudeModeChosen(c.argv, c.theirs, r); got != c.chosen {
+			t.Errorf("%q %v: chosen %v, want %v", c.argv, c.theirs, got, c.chosen)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"permissions":{"defaultMode":"auto"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if !claudeModeChosen([]string{"claude"}, nil, r) {
+		t.Error("the user's settings.json defaultMode was not seen")
+	}
+}
+
 // TestCodexHooksArgs: every hook given with -c has its trust entry, with
 // the hash of exactly that hook.
 func TestCodexHooksArgs(t *testing.T) {

@@ -83,6 +83,9 @@ type kindDef struct {
 	// docs/decisions.md); nil: the kind has none measured, and such keys
 	// are left for the person to clear.
 	clearInput []byte
+	// env is set in every seat of the kind before the account's own env,
+	// which may say otherwise.
+	env [][2]string
 }
 
 // kindDefs maps each kind to its definition (filled in init: the

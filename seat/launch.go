@@ -213,6 +213,9 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	env.set("COLORTERM", "truecolor")
 	env.set(hook.EnvSeat, acc.ID+" in "+req.Topic)
 	env.set(hook.EnvSeatHome, req.RuntimeDir)
+	for _, kv := range acc.Kind.def().env {
+		env.set(kv[0], kv[1])
+	}
 	for _, k := range sortedKeys(acc.Env) {
 		env.set(k, acc.Env[k])
 	}

@@ -238,7 +238,7 @@ func TestResolveArgv(t *testing.T) {
 		w := ltSetup(t)
 		l := w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Command: "claude --model opus"})
 		settings := ltSettingsFile(t, l)
-		want := []string{"claude", "--model", "opus", "--session-id", l.SessionID, "--settings", settings, "--mcp-config", l.Registration, "--allowedTools", allowed}
+		want := []string{"claude", "--model", "opus", "--session-id", l.SessionID, "--permission-mode", "default", "--settings", settings, "--mcp-config", l.Registration, "--allowedTools", allowed}
 		if !slices.Equal(l.Argv, want) || l.SessionID == "" || l.CaptureID {
 			t.Errorf("argv %q (capture %v), want %q", l.Argv, l.CaptureID, want)
 		}
@@ -252,7 +252,7 @@ func TestResolveArgv(t *testing.T) {
 		w.record(t, "c", old)
 		ltClaudeTranscript(t, w.claudeDir, w.dir, old)
 		l := w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Command: "~/bin/claude"})
-		want := []string{filepath.Join(w.home, "bin/claude"), "--resume", old, "--settings", ltSettingsFile(t, l), "--mcp-config", l.Registration, "--allowedTools", allowed}
+		want := []string{filepath.Join(w.home, "bin/claude"), "--resume", old, "--permission-mode", "default", "--settings", ltSettingsFile(t, l), "--mcp-config", l.Registration, "--allowedTools", allowed}
 		if !slices.Equal(l.Argv, want) {
 			t.Errorf("argv %q, want %q", l.Argv, want)
 		}
@@ -393,6 +393,15 @@ func TestResolveEnv(t *testing.T) {
 	l = w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Dir: "~/proj"})
 	if l.Dir != filepath.Join(w.home, "proj") {
 		t.Errorf("dir %q, want ~/proj", l.Dir)
+	}
+	// A Claude seat binds no inbox socket (CLAUDE_CODE_HARBOR_KITE=0)
+	// unless its account says otherwise.
+	if v, _ := ltEnvGet(l.Env, "CLAUDE_CODE_HARBOR_KITE"); v != "0" {
+		t.Errorf("CLAUDE_CODE_HARBOR_KITE=%q, want 0", v)
+	}
+	l = w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Env: map[string]string{"CLAUDE_CODE_HARBOR_KITE": "1"}})
+	if v, _ := ltEnvGet(l.Env, "CLAUDE_CODE_HARBOR_KITE"); v != "1" {
+		t.Errorf("the account's CLAUDE_CODE_HARBOR_KITE=%q, want its own 1", v)
 	}
 	// CLAUDE_CONFIG_DIR / CODEX_HOME move the transcripts.
 	l = w.resolve(t, Account{ID: "c", Name: "C", Kind: KindClaudeCode, Env: map[string]string{"CLAUDE_CONFIG_DIR": "/elsewhere/claude"}})

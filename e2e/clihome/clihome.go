@@ -1,7 +1,8 @@
 // Package clihome prepares throwaway HOME directories in which the real
 // `claude` and `codex` CLIs run offline against e2e/fakemodel without any
 // first-run screen, and finds the CLIs that .ci/install-clis.sh puts in
-// .cache/npm (pinned) and .cache/npm-latest (the newest).
+// .cache/npm (the oldest supported Claude Code) and .cache/npm-latest (the
+// newest, which the e2e scenarios run).
 package clihome
 
 import (
