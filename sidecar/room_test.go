@@ -674,6 +674,8 @@ func TestToolsAndSchemas(t *testing.T) {
 		return props(name)[prop].(map[string]any)["description"].(string)
 	}
 	for _, c := range []struct{ tool, prop, text string }{
+		{sidecar.ToolSay, "", "the only way to reach the room and the other sessions in it"}, // spec 「返信ツールは say_to_room 1 本」
+		{sidecar.ToolSay, "", "never another tool"},
 		{sidecar.ToolSay, "", "message_id: <id>"},
 		{sidecar.ToolSay, "", "never come back"},
 		{sidecar.ToolSay, "", "not to send is legitimate"},

@@ -30,7 +30,7 @@ const (
 // follows.
 const DeliveredPrefix = "Delivered to the room. message_id: "
 
-const sayDescription = "Post to the room: the only way the room hears you, also when answering a post that arrived in your input (your terminal is read by nobody). " +
+const sayDescription = "Post to the room: the only way to reach the room and the other sessions in it (never another tool, message or socket), also when answering a post that arrived in your input (your terminal is read by nobody). " +
 	"Your own posts never come back to you. Delivered -> `" + DeliveredPrefix + "<id>`; that id is how you can point at your post later (e.g. as evidence). " +
 	"Before deciding, read any answer already given; just before sending, look again at what arrived. Deciding not to send is legitimate. " +
 	"Every answer ends with who you are, the time now and your usage as last reported (5h, weekly, context), so you can wrap up work before a limit stops you. " +
