@@ -160,7 +160,9 @@ type MCPServer struct {
 func ClaudeConfig(servers ...MCPServer) []byte {
 	m := map[string]any{}
 	for _, s := range servers {
-		e := map[string]any{"type": "stdio", "command": s.Command, "args": nonNil(s.Args)}
+		// alwaysLoad: 2.1.332 would defer the tools behind ToolSearch (as
+		// the seat's registration, seat/register.go; 2.1.197 ignores it).
+		e := map[string]any{"type": "stdio", "command": s.Command, "args": nonNil(s.Args), "alwaysLoad": true}
 		if len(s.Env) > 0 {
 			e["env"] = s.Env
 		}

@@ -43,7 +43,7 @@ func wantAck(t *testing.T, logPath string) {
 // setup starts the fake model with AckBehaviour and seeds a HOME and cwd.
 func setup(t *testing.T) (clihome.Bins, *fakemodel.Server, clihome.Home, string) {
 	t.Helper()
-	bins := clihome.RequireBins(t)
+	bins := clihome.RequireLatestBins(t)
 	srv := fakemodel.Start(t, fakemodel.AckBehaviour("ack: "))
 	cwd := t.TempDir()
 	home := clihome.New(t, clihome.Options{BaseURL: srv.URL, Cwd: cwd, MCPServers: []string{"room"}})
@@ -100,7 +100,7 @@ func TestCodexExecCallsMCPTool(t *testing.T) {
 }
 
 func codexExec(t *testing.T, inConfig bool) {
-	bins := clihome.RequireBins(t)
+	bins := clihome.RequireLatestBins(t)
 	srv := fakemodel.Start(t, fakemodel.AckBehaviour("ack: "))
 	room, logPath := stub(t)
 	cwd := t.TempDir()
@@ -171,11 +171,12 @@ func screenText(raw string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// waitFor polls the screen output for s; the TUI gives no other signal.
-func waitFor(ctx context.Context, out *lockedBuffer, s string) bool {
+// waitFor polls the screen output for any of texts; the TUI gives no other
+// signal.
+func waitFor(ctx context.Context, out *lockedBuffer, texts ...string) bool {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
-	for !strings.Contains(screenText(out.String()), s) {
+	for !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(screenText(out.String()), s) }) {
 		select {
 		case <-ctx.Done():
 			return false
@@ -238,7 +239,8 @@ func claudeTUI(t *testing.T, slowMCP bool) {
 		}
 	}()
 
-	if !waitFor(ctx, out, "for shortcuts") {
+	// The prompt's footer hint: 2.1.197 "? for shortcuts", 2.1.332 "← for agents".
+	if !waitFor(ctx, out, "for shortcuts", "for agents") {
 		t.Fatalf("TUI never showed its prompt; screen:\n%s", out.String())
 	}
 	ready := time.Since(start)
