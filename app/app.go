@@ -62,6 +62,9 @@ type Options struct {
 	// Loop overrides config.json's loop budget (nil: the file's, or the
 	// defaults with Accounts given).
 	Loop *LoopRule
+	// HibernateAfter overrides config.json's "hibernate_after" (0: the
+	// file's; hibernate.go).
+	HibernateAfter time.Duration
 }
 
 // App is one run. Its methods are safe for concurrent use.
@@ -96,6 +99,8 @@ type App struct {
 	mcp *mcpState
 	// deliveries are the posts' delivery marks shown (marks.go).
 	deliveries deliveries
+	// hib are the sleeping seats (hibernate.go).
+	hib hibernation
 
 	reloadMu sync.Mutex // one reload of config.json at a time
 	watchMu  sync.Mutex
@@ -119,6 +124,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	}
 	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock,
 		loop: LoopRule{Budget: seat.DefaultAgentPostsPerPersonPost}}
+	a.hib.sleepers, a.hib.shown = map[[2]string]*sleeper{}, map[any]map[[2]string]bool{}
 	a.closeLog = func() {}
 	a.log = o.Log
 	if a.log == nil {
@@ -137,6 +143,10 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		cfg, a.notice, errs = loadConfig(o.Dirs.ConfigFile())
 		a.setConfigErrors(errs, nil)
 		accounts, a.notify, a.reopen, a.loop = cfg.Accounts, cfg.Notify, cfg.ReopenSeats, loopRuleOf(cfg)
+		a.hib.after = cfg.HibernateAfter
+	}
+	if o.HibernateAfter > 0 {
+		a.hib.after = o.HibernateAfter
 	}
 	if o.Loop != nil {
 		a.loop = *o.Loop
@@ -169,7 +179,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		a.notice = strings.TrimPrefix(a.notice+"; "+r, "; ")
 	}
 	a.typist = seat.NewTypist(seat.TypistOptions{Log: a.log, OnTyped: a.typed, Names: a.accountNames, OnGap: a.queueGap, MaxPosts: o.QueuePosts})
-	a.engine = room.New(room.Config{Log: store, Typer: typer{a.typist}, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName,
+	a.engine = room.New(room.Config{Log: store, Typer: a, AccountKind: a.accountKind, AccountNames: a.accountNames, PersonName: o.PersonName,
 		Loop: func() LoopRule { return a.loop }})
 	token, err := socket.NewToken()
 	if err != nil {
@@ -195,8 +205,9 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	// Subscribed before Start returns: an event published by the first
 	// operation must reach the stream.
 	sub, seatEvents := a.engine.Subscribe(), a.seats.Subscribe()
-	a.wg.Add(2)
+	a.wg.Add(3)
 	go func() { defer a.wg.Done(); a.follow(ctx, sub, seatEvents) }()
+	go func() { defer a.wg.Done(); a.runHibernation(ctx) }()
 	go func() { defer a.wg.Done(); a.quiet.run(ctx) }()
 	a.startMCP(ctx, o)
 	if o.Accounts == nil {
@@ -315,8 +326,9 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			}
 			if ev.Kind == room.EventRoster {
 				for _, p := range ev.Participants {
-					if p.Account != "" {
+					if p.Account != "" && !p.Asleep { // a placeholder is no launch of the seat
 						a.seats.SawInRoster(ev.Topic, p.Account)
+						a.joinedAfterSleep(ev.Topic, p.Account)
 					}
 				}
 			}
@@ -336,6 +348,12 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			a.logSeat(ev)
 			a.bus.publish(Event{Kind: EventSeat, Seat: ev})
 			a.noteSeat(ev)
+			if ev.State == seat.StateExited && ev.Type == "" {
+				a.endedAfterWake(ev.Topic, ev.Account)
+			}
+			if ev.State == seat.StateExited && ev.Requested && a.Asleep(ev.Topic, ev.Account) {
+				continue // its sleep is said once, by the app (hibernate.go)
+			}
 			if n := SeatNotice(ev); n != "" {
 				a.bus.publish(Event{Kind: EventNotice, Notice: n})
 			}
@@ -413,6 +431,7 @@ func (a *App) reloadAccounts() (string, bool) {
 	a.setConfigErrors(append([]string{}, errs...), nil)
 	changed := !reflect.DeepEqual(cfg.Accounts, a.seats.Accounts())
 	msgs := a.setAccounts(cfg.Accounts)
+	a.setHibernateAfter(cfg.HibernateAfter)
 	if notice != "" {
 		msgs = append(msgs, notice)
 	}

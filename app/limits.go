@@ -147,6 +147,9 @@ func (a *App) unlimit(topic, account string) {
 	}
 	delete(a.limits.reported, key)
 	a.limits.mu.Unlock()
+	if a.unlimitAsleep(topic, account) {
+		return // it slept at its limit: the resume wakes it first
+	}
 	s, ok := a.seats.Seat(topic, account)
 	if !ok || s.Activity == nil {
 		return

@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"fmt"
+	"sort"
 	"sync"
+	"time"
 
 	"pullcept/seat"
 )
@@ -60,8 +62,14 @@ type SeatInfo struct {
 	// Skipped is how many posts its full queue did not take (they are in
 	// the room), 0 when it takes posts.
 	Skipped int
-	// Pane is its terminal; nil while starting.
+	// Pane is its terminal; nil while starting or asleep.
 	Pane *seat.Pane
+	// AsleepSince, Screen and Freed are a sleeping seat's (State
+	// StateAsleep, hibernate.go): since when, its pane's last screen, the
+	// memory its CLI held.
+	AsleepSince time.Time
+	Screen      string
+	Freed       int64
 }
 
 // Accounts lists the accounts in config order.
@@ -75,6 +83,14 @@ func (a *App) Seats(topic string) []SeatInfo {
 		out = append(out, SeatInfo{Account: s.Account.ID, Name: a.seats.CallName(s), Kind: string(s.Account.Kind),
 			State: s.State(), Exit: s.Exit(), Activity: s.Activity.Snapshot(), Held: held, Hold: why.Text, HoldKind: why.Kind,
 			Skipped: a.typist.Skipped(topic, s.Account.ID), Pane: s.Terminal()})
+	}
+	if sl := a.sleepingSeats(topic); len(sl) > 0 {
+		out = append(out, sl...)
+		pos := map[string]int{}
+		for i, acc := range a.seats.Accounts() {
+			pos[acc.ID] = i
+		}
+		sort.SliceStable(out, func(i, j int) bool { return pos[out[i].Account] < pos[out[j].Account] })
 	}
 	return out
 }
@@ -118,6 +134,10 @@ func (a *App) StartSeat(ctx context.Context, topic, account string) (seat.Event,
 	}
 	defer unlock()
 	defer dropExePages() // a launch's own pages, as start-up's (memory.go)
+
+	if a.Asleep(topic, account) { // `s`, a session's start: it wakes
+		return a.wakeLocked(ctx, topic, account, seat.StartOptions{})
+	}
 	return a.seats.Start(ctx, topic, account)
 }
 
@@ -128,6 +148,9 @@ func (a *App) StopSeat(topic, account, reason string) error {
 		return err
 	}
 	defer unlock()
+	if a.endSleep(topic, account) { // its sleep ends for good
+		return nil
+	}
 	return a.seats.Stop(topic, account, reason)
 }
 
@@ -141,6 +164,9 @@ func (a *App) RestartSeat(ctx context.Context, topic, account string) (seat.Even
 		return seat.Event{}, err
 	}
 	defer unlock()
+	if a.Asleep(topic, account) {
+		return a.wakeLocked(ctx, topic, account, seat.StartOptions{})
+	}
 	return a.seats.Restart(ctx, topic, account)
 }
 
@@ -243,6 +269,10 @@ func (a *App) Running() map[string]int {
 		if s.State() != seat.StateExited {
 			out[s.Topic]++
 		}
+	}
+	asleep, _ := a.Sleeping() // sessions too: the server stays up for them
+	for t, n := range asleep {
+		out[t] += n
 	}
 	return out
 }

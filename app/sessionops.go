@@ -558,6 +558,21 @@ func (o *sessionOps) execute(rec wire.SessionRecord) outcome {
 	case !topicstore.ValidID(topic):
 		return fail("no such topic")
 	}
+	if a.Asleep(topic, account) { // hibernate.go: start and restart wake it, stop ends its sleep
+		switch rec.Action {
+		case wire.ActionStop:
+			a.endSleep(topic, account)
+			return outcome{state: wire.OpStopped}
+		case wire.ActionStart:
+			mode := seat.LaunchFresh
+			if rec.Mode == wire.ModeResume {
+				mode = seat.LaunchResume
+			}
+			return o.start(topic, account, mode, "")
+		case wire.ActionRestart:
+			return o.start(topic, account, seat.LaunchResume, "")
+		}
+	}
 	cur, running := a.seats.Seat(topic, account)
 	running = running && cur.State() != seat.StateExited
 	stopReason := "stopped by a session operation (" + rec.OperationID + ")"
@@ -608,7 +623,13 @@ func (o *sessionOps) execute(rec wire.SessionRecord) outcome {
 
 // start launches the seat (the lock held) and says how it went.
 func (o *sessionOps) start(topic, account, mode, stopped string) outcome {
-	ev, err := o.a.seats.StartMode(context.Background(), topic, account, mode)
+	var ev seat.Event
+	var err error
+	if o.a.Asleep(topic, account) {
+		ev, err = o.a.wakeLocked(context.Background(), topic, account, seat.StartOptions{Mode: mode})
+	} else {
+		ev, err = o.a.seats.StartMode(context.Background(), topic, account, mode)
+	}
 	dropExePages() // as StartSeat
 	if err != nil {
 		why := err.Error()
@@ -685,6 +706,9 @@ func (o *sessionOps) List(caller seat.LaunchRef) wire.SessionList {
 			running, connected := a.launchLive(t, s.Account.ID, s.PtyID)
 			st.Sessions = append(st.Sessions, wire.SessionSeat{AccountID: s.Account.ID, Name: a.seats.CallName(s), PtyID: s.PtyID,
 				State: s.State(), ProcessRunning: running, RoomConnected: connected})
+		}
+		for _, s := range a.sleepingSeats(t) { // no process, no launch: start wakes it
+			st.Sessions = append(st.Sessions, wire.SessionSeat{AccountID: s.Account, Name: s.Name, State: StateAsleep})
 		}
 		out.Topics = append(out.Topics, st)
 	}

@@ -145,6 +145,7 @@ func (a *App) Delete(ctx context.Context, topic string) error {
 	if err := a.seats.StopTopic(topic); err != nil {
 		return fmt.Errorf("stop the seats of %s: %w", topic, err)
 	}
+	a.dropTopicSleepers(topic)
 	if err := a.store.Delete(topic); err != nil {
 		return fmt.Errorf("delete %s: %w", topic, err)
 	}

@@ -139,6 +139,9 @@ type roomOptions struct {
 	claudeCommand string
 	// claudeEnv is the Claude account's env.
 	claudeEnv map[string]string
+	// config is more of config.json's top-level keys, e.g.
+	// `"hibernate_after":"3s"` ("" none).
+	config string
 }
 
 func newCLIRoomWith(t *testing.T, b fakemodel.Behaviour, o roomOptions) *cliRoom {
@@ -151,6 +154,9 @@ func newCLIRoomWith(t *testing.T, b fakemodel.Behaviour, o roomOptions) *cliRoom
 	claudeEnv, _ := json.Marshal(o.claudeEnv)
 	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q,"env":%s},{"id":"codex","name":%q,"kind":"codex","dir":%q}]}`,
 		claudeName, cwd, o.claudeCommand, claudeEnv, codexName, cwd)
+	if o.config != "" {
+		cfg = "{" + o.config + "," + cfg[1:]
+	}
 	if err := os.WriteFile(filepath.Join(phome, "config.json"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,9 @@ type Participant struct {
 	Hue      *int   `json:"hue,omitempty"`
 	Account  string `json:"account,omitempty"`
 	Person   bool   `json:"person,omitempty"`
+	// Asleep: the seat's CLI sleeps (app/hibernate.go); an app-owned
+	// placeholder keeps it addressable until it wakes.
+	Asleep bool `json:"asleep,omitempty"`
 }
 
 // SubscriberBuffer is how many events a subscriber may have pending before

@@ -151,6 +151,7 @@ type seat struct {
 	account  string
 	since    uint64 // floor position when the seat was taken
 	person   bool
+	asleep   bool // a sleeping seat's placeholder (SeatAsleep)
 }
 
 // New makes an engine.
@@ -294,6 +295,31 @@ func (e *Engine) Hello(id ConnID, h wire.Hello) error {
 		return fmt.Errorf("%w: room %q does not exist in this run", ErrNoRoom, topic)
 	}
 	return e.seat(r, id, &seat{name: name, fullName: fullNameOf(name, full), hue: h.Hue, account: h.AccountID})
+}
+
+// SeatAsleep seats a placeholder for account's sleeping seat in topic's
+// room, called by the account's saved names (name when it has none): an
+// app-owned connection, so the roster keeps the seat, `@Name` resolves to
+// it and deliveries name its account (docs/decisions.md "Sleeping seats").
+// It is one socket seat for the room's bound. Leave ends it.
+func (e *Engine) SeatAsleep(topic, account, name string) (ConnID, error) {
+	full := ""
+	if saved, savedFull, ok := e.accountNames(account); ok {
+		name, full = saved, savedFull
+	}
+	r, ok := e.Room(topic)
+	if !ok {
+		return 0, fmt.Errorf("%w: room %q does not exist in this run", ErrNoRoom, topic)
+	}
+	id := e.NewConn()
+	e.mu.Lock()
+	e.conns[id] = &conn{topic: topic, decided: true}
+	e.mu.Unlock()
+	if err := e.seat(r, id, &seat{name: name, fullName: fullNameOf(name, full), account: account, asleep: true}); err != nil {
+		e.Leave(id)
+		return 0, err
+	}
+	return id, nil
 }
 
 // accountNames is Config.AccountNames for a declared account.
@@ -454,7 +480,7 @@ func (r *Room) rosterLocked() []Participant {
 	out := make([]Participant, 0, len(r.order))
 	for _, id := range r.order {
 		s := r.seats[id]
-		out = append(out, Participant{Name: s.name, FullName: s.fullName, Hue: s.hue, Account: s.account, Person: s.person})
+		out = append(out, Participant{Name: s.name, FullName: s.fullName, Hue: s.hue, Account: s.account, Person: s.person, Asleep: s.asleep})
 	}
 	return out
 }

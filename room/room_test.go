@@ -665,3 +665,40 @@ func TestMessageIDReuseRefused(t *testing.T) {
 		t.Fatalf("m1 out of the window: %v %v, want delivered", o, err)
 	}
 }
+
+// A sleeping seat's placeholder (SeatAsleep) keeps it in the roster,
+// marked asleep, so `@Name` resolves to it and deliveries name its
+// account; Leave ends it (docs/decisions.md "Sleeping seats").
+func TestSeatAsleepPlaceholder(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	sub := f.e.Subscribe()
+	defer sub.Close()
+	id, err := f.e.SeatAsleep(topicA, "acc-claude", "Lin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roster []Participant
+	for roster == nil {
+		if ev := <-sub.C; ev.Kind == EventRoster {
+			roster = ev.Participants
+		}
+	}
+	if len(roster) != 2 || roster[1].Name != "Lin" || !roster[1].Asleep || roster[1].Account != "acc-claude" {
+		t.Fatalf("roster: %+v", roster)
+	}
+	o, err := f.e.PostAsPerson(topicA, "@Lin wake up", "")
+	if err != nil || len(o.Post.To) != 1 || o.Post.To[0] != "Lin" {
+		t.Fatalf("post: %+v %v", o, err)
+	}
+	if d := f.typ.all(); len(d) != 1 || len(d[0].Accounts) != 1 || d[0].Accounts[0] != "acc-claude" {
+		t.Fatalf("deliveries: %+v", d)
+	}
+	f.e.Leave(id)
+	if r := f.e.Roster(topicA); len(r) != 1 {
+		t.Fatalf("roster after Leave: %+v", r)
+	}
+	if _, err := f.e.SeatAsleep("no-such-topic", "acc-claude", "Lin"); err == nil {
+		t.Fatal("a placeholder in a room this run does not have")
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"pullcept/safefile"
@@ -110,6 +111,9 @@ type Config struct {
 	// AgentLoop what it does: AgentLoopTell (the default) or AgentLoopHold.
 	AgentPostsPerPersonPost int
 	AgentLoop               string
+	// HibernateAfter is how long a seat stays idle before it sleeps
+	// ("hibernate_after"; 0: never, the default).
+	HibernateAfter time.Duration
 }
 
 // Account returns the account with id.
@@ -217,6 +221,8 @@ func Load(path string) (Config, []error) {
 	cfg.ReopenSeats, errs = reopen, append(errs, rerrs...)
 	budget, loop, lerrs := parseLoop(doc.vals["agent_posts_per_person_post"], doc.vals["agent_loop"], path)
 	cfg.AgentPostsPerPersonPost, cfg.AgentLoop, errs = budget, loop, append(errs, lerrs...)
+	hib, herrs := parseHibernate(doc.vals["hibernate_after"], path)
+	cfg.HibernateAfter, errs = hib, append(errs, herrs...)
 	seen := map[string]int{}
 	for i, raw := range doc.accounts {
 		a, probs := parseAccount(raw)

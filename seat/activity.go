@@ -88,6 +88,9 @@ const (
 	SignalUnlimited  = "usage limit over"
 	// SignalTurnAborted: the rollout says the interrupted turn was aborted.
 	SignalTurnAborted = "interrupted turn aborted"
+	// SignalWaking: a sleeping seat was woken; SignalJoined: it joined.
+	SignalWaking = "woken from sleep"
+	SignalJoined = "joined the room"
 )
 
 // HookEvent is what the activity reads of one hook call.
@@ -206,6 +209,7 @@ type Activity struct {
 	settle      time.Time     // an interrupted turn is still being wound down until then
 	aborting    time.Time     // AbortReported: until then, or TurnAborted, the settle goes on
 	limited     bool          // stopped at its usage limit
+	waking      bool          // woken from sleep: held until it joins the room
 	until       time.Time     // when the limit ends (zero: unknown)
 	stopped     time.Time     // the last Stop
 	failure     string        // the last turn's StopFailure error
@@ -235,6 +239,27 @@ func (a *Activity) Launched() {
 			a.started = true
 		}
 		return SignalLaunched
+	})
+}
+
+// HoldWaking is the waking hold's text (a delivery mark reads "held:
+// waking").
+const HoldWaking = "waking"
+
+// Waking holds the seat's posts until Joined: a sleeping seat woken by a
+// post addressed to it (docs/decisions.md "Sleeping seats").
+func (a *Activity) Waking() {
+	a.update(func() string { a.waking = true; return SignalWaking })
+}
+
+// Joined ends the waking hold: the seat's sidecar sits in the room.
+func (a *Activity) Joined() {
+	a.update(func() string {
+		if !a.waking {
+			return ""
+		}
+		a.waking = false
+		return SignalJoined
 	})
 }
 
@@ -633,6 +658,8 @@ func (a *Activity) holdLocked() HoldReason {
 		return HoldReason{HoldByPrompt, "waiting for your input"}
 	case a.wait == WaitDialog:
 		return HoldReason{HoldByPrompt, "waiting for your choice in a dialog"}
+	case a.waking:
+		return HoldReason{HoldByWaking, HoldWaking}
 	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
 		return HoldReason{HoldByTool, a.o.CLI + " is ending the interrupted turn"}
 	case a.answered && n > 0:

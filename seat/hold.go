@@ -39,6 +39,10 @@ const (
 	// itself. Ordered after the seat's own reasons: when they end, this is
 	// what still holds.
 	HoldByLoop HoldKind = "loop"
+	// HoldByWaking: a sleeping seat was woken by a post addressed to it
+	// (app/hibernate.go): the post waits until the resumed seat has joined
+	// the room, then is typed once (docs/decisions.md "Sleeping seats").
+	HoldByWaking HoldKind = "waking"
 )
 
 // holdOrder is the precedence: when several reasons apply, the first of
@@ -46,7 +50,9 @@ const (
 // act on first (or the one no key of theirs can end).
 // A backlog comes after the reasons that stop the head: once they end the
 // queue drains; it is the reason only when the program itself does not read.
-var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByBacklog, HoldByStarting, HoldByLoop}
+var holdOrder = []HoldKind{HoldByLimit, HoldByPrompt, HoldByTool, HoldByUnsent, HoldByBacklog, HoldByStarting,
+	HoldByWaking, // its join ends it; no key of the person's does
+	HoldByLoop}
 
 // rank is k's place in holdOrder (len for an unknown kind).
 func (k HoldKind) rank() int {
@@ -93,7 +99,7 @@ func (k HoldKind) Release() ReleaseBy {
 		return ReleaseAfterClear
 	case HoldByStarting:
 		return ReleaseNothing
-	case HoldByBacklog:
+	case HoldByBacklog, HoldByWaking:
 		return ReleaseCannot
 	case HoldByLoop:
 		return ReleaseByTopic

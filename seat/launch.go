@@ -71,6 +71,10 @@ type LaunchRequest struct {
 	// operations, app/sessionops.go): put in the CLI's environment only,
 	// never in argv or the MCP registration. "" puts none.
 	Capability string
+	// UnseenHistory tells a resumed launch too that the topic holds posts
+	// it has not seen: a seat woken from sleep after room-wide posts it was
+	// not typed (docs/decisions.md "Sleeping seats").
+	UnseenHistory bool
 }
 
 // Launch modes of LaunchRequest.Mode.
@@ -265,6 +269,7 @@ func Resolve(req LaunchRequest) (Launch, error) {
 	}
 	if d.Resume {
 		l.Resumed, l.ResumedFrom, l.SessionID = true, recorded, recorded
+		l.UnseenHistory = req.UnseenHistory
 	} else {
 		posts, err := req.Store.HasPosts(req.Topic)
 		if err != nil {

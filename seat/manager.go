@@ -324,6 +324,7 @@ func (m *Manager) SawInRoster(topic, account string) {
 		s.mu.Lock()
 		s.appeared = true
 		s.mu.Unlock()
+		s.Activity.Joined()
 	}
 }
 
@@ -336,6 +337,22 @@ func (m *Manager) Start(ctx context.Context, topic, account string) (Event, erro
 // resume rule, LaunchFresh a new conversation, LaunchResume the recorded
 // one or ErrCannotResume.
 func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (Event, error) {
+	return m.StartWith(ctx, topic, account, StartOptions{Mode: mode})
+}
+
+// StartOptions vary a start: Mode is StartMode's; Wake starts a sleeping
+// seat again (app/hibernate.go): its posts are held ("waking") until it
+// joins the room, and Unseen tells it, resumed or not, that the topic holds
+// posts it was not typed.
+type StartOptions struct {
+	Mode   string
+	Wake   bool
+	Unseen bool
+}
+
+// StartWith is Start with options.
+func (m *Manager) StartWith(ctx context.Context, topic, account string, o StartOptions) (Event, error) {
+	mode := o.Mode
 	capability, err := NewHookSecret()
 	if err != nil {
 		return Event{}, err
@@ -364,6 +381,9 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 		}})
 	m.seats[key] = s
 	m.mu.Unlock()
+	if o.Wake {
+		s.Activity.Waking() // before the typist may type into it
+	}
 	m.marks.Seat(topic, account, def.promptSignal, def.receipts)
 	m.emit(Event{Topic: topic, Account: account, Name: acc.CallName(), State: StateStarting})
 
@@ -391,7 +411,7 @@ func (m *Manager) StartMode(ctx context.Context, topic, account, mode string) (E
 	}()
 	l, err := Resolve(LaunchRequest{Account: acc, Topic: topic, RoomURL: m.o.RoomURL, Token: m.o.Token,
 		ExePath: m.o.ExePath, RuntimeDir: m.o.RuntimeDir, Home: m.o.Home, Store: m.o.Store, BaseEnv: m.baseEnv(ctx),
-		Mode: mode, Capability: capability})
+		Mode: mode, Capability: capability, UnseenHistory: o.Unseen})
 	if err != nil {
 		return fail(err)
 	}
@@ -817,6 +837,8 @@ func (m *Manager) Release(topic, account string) (ReleaseOutcome, error) {
 		// Nothing to type: a running tool's or a prompt's hold stays for
 		// the posts that may come.
 		out.Note = name + " holds no posts (" + why.Text + ")"
+	case why.Kind == HoldByWaking:
+		out.Note = fmt.Sprintf("%s holds %s: it is waking; they are typed once it has joined the room", name, strings.Replace(posts(held), " held", "", 1))
 	case why.Kind.Release() == ReleaseCannot:
 		// Nothing is dropped: the posts wait for the program to read, and
 		// those past the bound are in the room already.

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Notify says how each needs-you signal is told.
@@ -149,4 +150,26 @@ func parseLoop(budget, mode json.RawMessage, file string) (int, string, []error)
 		}
 	}
 	return n, m, errs
+}
+
+// MinHibernate is the shortest "hibernate_after" taken: a seat stopped
+// seconds after it went quiet would wake at nearly every post.
+const MinHibernate = time.Second
+
+// parseHibernate reads "hibernate_after": a Go duration ("20m"), or "off"
+// (the default: seats never sleep; docs/decisions.md "Sleeping seats").
+func parseHibernate(raw json.RawMessage, file string) (time.Duration, []error) {
+	if len(raw) == 0 {
+		return 0, nil
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err == nil {
+		if v == "off" || v == "" {
+			return 0, nil
+		}
+		if d, err := time.ParseDuration(v); err == nil && d >= MinHibernate {
+			return d, nil
+		}
+	}
+	return 0, []error{&ConfigError{File: file, Index: -1, Field: "hibernate_after", Reason: fmt.Sprintf("%s is not \"off\" or a duration of at least 1s such as \"20m\"; seats do not sleep", raw)}}
 }

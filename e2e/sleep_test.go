@@ -1,0 +1,157 @@
+package e2e
+
+// Sleeping seats (issue 35; docs/decisions.md "Sleeping seats") with the
+// real Claude Code (pinned and newest) and Codex against the scripted
+// model endpoint: a seat answers, goes idle past a short hibernate_after,
+// its CLI stops while its placeholder stays in the room; a room-wide post
+// wakes nobody; a post addressed to it wakes it, held "waking" until it
+// joins, and the model's next request carries the conversation from before
+// the sleep (resumed, not fresh) and says posts it has not seen exist.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"pullcept/app"
+	"pullcept/e2e/clihome"
+	"pullcept/e2e/fakemodel"
+)
+
+func TestRealCLIsSleepAndWake(t *testing.T) {
+	t.Parallel()
+	bins, err := clihome.FindBins()
+	if err != nil {
+		required(t, err.Error())
+	}
+	sleepAndWake(t, newCLIRoomWith(t, roomAgent(nil), roomOptions{bins: bins, config: `"hibernate_after":"3s"`}))
+}
+
+func TestLatestCLIsSleepAndWake(t *testing.T) {
+	t.Parallel()
+	sleepAndWake(t, newCLIRoomWith(t, roomAgent(nil), roomOptions{bins: clihome.RequireLatestBins(t), config: `"hibernate_after":"3s"`}))
+}
+
+func sleepAndWake(t *testing.T, c *cliRoom) {
+	topic := c.topic()
+	from := c.mark()
+	c.startSeat(t, topic, "claude", claudeName)
+	c.startSeat(t, topic, "codex", codexName)
+	c.post(t, topic, "@"+claudeName+" remember the number 7", "")
+	c.waitPost(topic, claudeName, "remember the number 7")
+	c.post(t, topic, "@"+codexName+" remember the number 8", c.lastPostID(topic))
+	c.waitPost(topic, codexName, "remember the number 8")
+
+	// Both go idle and sleep: their CLIs are stopped (a requested exit),
+	// their seats stay in the room, marked asleep.
+	for _, acc := range []string{"claude", "codex"} {
+		c.waitActivity(t, from, topic, acc, func(a map[string]any) bool { return a["state"] == "asleep" })
+		c.waitFrom(from, func(m map[string]any) bool {
+			return m["event"] == "seat" && m["topic"] == topic && m["account"] == acc && m["state"] == "exited" && m["requested"] == true
+		})
+	}
+	c.waitFrom(from, func(m map[string]any) bool {
+		return m["event"] == "roster" && m["topic"] == topic && asleepIn(m, claudeName) && asleepIn(m, codexName) && count(m, claudeName) == 1 && count(m, codexName) == 1
+	})
+	seats := c.do(map[string]any{"cmd": "seats", "topic": topic})["result"].([]any)
+	if len(seats) != 2 {
+		t.Fatalf("seats while asleep: %v", seats)
+	}
+	for _, s := range seats {
+		if m := s.(map[string]any); m["state"] != "asleep" {
+			t.Fatalf("seats while asleep: %v", seats)
+		}
+	}
+	if runs := len(seatRuns(c.serve, topic, "claude")) + len(seatRuns(c.serve, topic, "codex")); runs != 2 {
+		t.Fatalf("launches before any wake: %d", runs)
+	}
+
+	// A room-wide post wakes nobody; one addressed to Lin wakes Lin only.
+	c.post(t, topic, "room-wide news", c.lastPostID(topic))
+	wake := c.mark()
+	c.post(t, topic, "@"+claudeName+" what was the number?", c.lastPostID(topic))
+	waitWaking(c, wake, topic, "claude")
+	c.waitFrom(wake, func(m map[string]any) bool {
+		return m["event"] == "seat" && m["topic"] == topic && m["account"] == "claude" && m["state"] == "running" && m["resumed_from"] != nil
+	})
+	c.waitPost(topic, claudeName, "what was the number?")
+	carried(t, c, fakemodel.Anthropic, claudeName, "what was the number?", "remember the number 7")
+	if runs := seatRuns(c.serve, topic, "codex"); len(runs) != 1 {
+		t.Fatalf("room-wide posts woke Codex: %v", runs)
+	}
+	// Lin's placeholder left when it joined: one Lin, awake.
+	c.waitFrom(wake, func(m map[string]any) bool {
+		return m["event"] == "roster" && m["topic"] == topic && count(m, claudeName) == 1 && !asleepIn(m, claudeName) && asleepIn(m, codexName)
+	})
+
+	wake = c.mark()
+	c.post(t, topic, "@"+codexName+" what was the number?", c.lastPostID(topic))
+	waitWaking(c, wake, topic, "codex")
+	c.waitPost(topic, codexName, "what was the number?")
+	carried(t, c, fakemodel.OpenAI, codexName, "what was the number?", "remember the number 8")
+}
+
+// carried waits for a model request of api whose user turns hold now and
+// before (the conversation from before the sleep, resumed), that says the
+// topic has posts the session has not seen (WakeNotice), and holds no room-wide post
+// typed while it slept.
+func carried(t *testing.T, c *cliRoom, api fakemodel.API, name, now, before string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if _, err := c.model.Wait(ctx, func(reqs []fakemodel.Request) bool {
+		for _, r := range reqs {
+			turns := strings.Join(r.UserTurns, "\n")
+			if r.API == api && strings.Contains(turns, now) && strings.Contains(turns, before) {
+				if strings.Contains(turns, "room-wide news") {
+					t.Errorf("a room-wide post was typed into the woken seat: %q", turns)
+				}
+				if !strings.Contains(turns, app.WakeNotice(name)) {
+					t.Errorf("the woken %s seat was not told that posts it has not seen exist: %q", api, turns)
+				}
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		t.Fatalf("the woken %s session did not carry the conversation from before the sleep", api)
+	}
+}
+
+// waitWaking waits for account's woken seat to hold posts "waking" (the
+// addressed post, and the wake notice before it) and for the addressed
+// post's delivery mark "held: waking".
+func waitWaking(c *cliRoom, from int, topic, account string) {
+	c.waitFrom(from, func(m map[string]any) bool {
+		held, _ := m["held"].(float64)
+		return m["event"] == "activity" && m["topic"] == topic && m["account"] == account && held >= 1 && m["hold"] == "waking"
+	})
+	c.waitFrom(from, func(m map[string]any) bool {
+		return m["event"] == "delivery" && m["topic"] == topic && m["account"] == account && m["mark"] == "held" && m["why"] == "waking"
+	})
+}
+
+// asleepIn: name is in the roster m, marked asleep.
+func asleepIn(m map[string]any, name string) bool {
+	ps, _ := m["participants"].([]any)
+	for _, p := range ps {
+		if pm := p.(map[string]any); pm["name"] == name && pm["asleep"] == true {
+			return true
+		}
+	}
+	return false
+}
+
+// count is how many participants of the roster m are called name.
+func count(m map[string]any, name string) int {
+	ps, _ := m["participants"].([]any)
+	n := 0
+	for _, p := range ps {
+		if fmt.Sprint(p.(map[string]any)["name"]) == name {
+			n++
+		}
+	}
+	return n
+}
