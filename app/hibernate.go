@@ -55,6 +55,10 @@ type sleeper struct {
 	attached bool
 }
 
+// WakeJoinMax bounds how long a woken seat's posts wait for it to join the
+// room.
+var WakeJoinMax = 30 * time.Second
+
 // hibernateTick is how often idle seats are looked at, for a given
 // hibernate_after.
 func hibernateTick(after time.Duration) time.Duration {
@@ -346,6 +350,21 @@ func (a *App) wakeLocked(ctx context.Context, topic, account string, o seat.Star
 			a.log.Warn("wake notice not posted", "topic", topic, "err", err)
 		}
 	}
+	// A launch that never joins (a cli program with no sidecar) must not
+	// hold its posts for ever: past WakeJoinMax they are typed and the
+	// placeholder leaves.
+	time.AfterFunc(WakeJoinMax, func() {
+		a.hib.mu.Lock()
+		still := a.hib.sleepers[k] == sl // this wake, not a later sleep's
+		a.hib.mu.Unlock()
+		if !still {
+			return
+		}
+		if s, ok := a.seats.Seat(topic, account); ok && s.State() != seat.StateExited {
+			s.Activity.Joined()
+		}
+		a.joinedAfterSleep(topic, account)
+	})
 	if ev.DroppedResume != "" {
 		a.bus.publish(Event{Kind: EventNotice, Notice: fmt.Sprintf("%s woke fresh: its conversation (%s) could not be resumed; it is told the topic has posts it has not seen", sl.name, ev.DroppedResume)})
 	}

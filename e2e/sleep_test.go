@@ -37,12 +37,7 @@ func TestLatestCLIsSleepAndWake(t *testing.T) {
 func sleepAndWake(t *testing.T, c *cliRoom) {
 	topic := c.topic()
 	from := c.mark()
-	c.startSeat(t, topic, "claude", claudeName)
-	c.startSeat(t, topic, "codex", codexName)
-	c.post(t, topic, "@"+claudeName+" remember the number 7", "")
-	c.waitPost(topic, claudeName, "remember the number 7")
-	c.post(t, topic, "@"+codexName+" remember the number 8", c.lastPostID(topic))
-	c.waitPost(topic, codexName, "remember the number 8")
+	answerOnce(t, c, topic)
 
 	// Both go idle and sleep: their CLIs are stopped (a requested exit),
 	// their seats stay in the room, marked asleep.
@@ -64,6 +59,11 @@ func sleepAndWake(t *testing.T, c *cliRoom) {
 			t.Fatalf("seats while asleep: %v", seats)
 		}
 	}
+	ls := run(t, c.phome, "ls")
+	if !strings.Contains(ls, "sleeping seats: 2 (their CLIs held ") || !strings.Contains(ls, claudeName+" (asleep)") {
+		t.Fatalf("pullcept ls while both sleep:\n%s", ls)
+	}
+	t.Logf("pullcept ls:\n%s", ls) // the memory freed, for docs/performance.md
 	if runs := len(seatRuns(c.serve, topic, "claude")) + len(seatRuns(c.serve, topic, "codex")); runs != 2 {
 		t.Fatalf("launches before any wake: %d", runs)
 	}
@@ -72,11 +72,13 @@ func sleepAndWake(t *testing.T, c *cliRoom) {
 	c.post(t, topic, "room-wide news", c.lastPostID(topic))
 	wake := c.mark()
 	c.post(t, topic, "@"+claudeName+" what was the number?", c.lastPostID(topic))
+	asked := c.waitPost(topic, "Master", "what was the number?")
 	waitWaking(c, wake, topic, "claude")
 	c.waitFrom(wake, func(m map[string]any) bool {
 		return m["event"] == "seat" && m["topic"] == topic && m["account"] == "claude" && m["state"] == "running" && m["resumed_from"] != nil
 	})
-	c.waitPost(topic, claudeName, "what was the number?")
+	woke := c.waitPost(topic, claudeName, "what was the number?")
+	t.Logf("addressed post to Lin's answer: %s", sinceTS(t, asked, woke))
 	carried(t, c, fakemodel.Anthropic, claudeName, "what was the number?", "remember the number 7")
 	if runs := seatRuns(c.serve, topic, "codex"); len(runs) != 1 {
 		t.Fatalf("room-wide posts woke Codex: %v", runs)
@@ -88,8 +90,13 @@ func sleepAndWake(t *testing.T, c *cliRoom) {
 
 	wake = c.mark()
 	c.post(t, topic, "@"+codexName+" what was the number?", c.lastPostID(topic))
+	asked = c.waitFrom(wake, func(m map[string]any) bool {
+		p, _ := m["post"].(map[string]any)
+		return m["event"] == "post" && p != nil && p["speaker"] == "Master"
+	})
 	waitWaking(c, wake, topic, "codex")
-	c.waitPost(topic, codexName, "what was the number?")
+	woke = c.waitPost(topic, codexName, "what was the number?")
+	t.Logf("addressed post to Lay's answer: %s", sinceTS(t, asked, woke))
 	carried(t, c, fakemodel.OpenAI, codexName, "what was the number?", "remember the number 8")
 }
 
@@ -120,6 +127,25 @@ func carried(t *testing.T, c *cliRoom, api fakemodel.API, name, now, before stri
 	}
 }
 
+// answerOnce starts a Claude and a Codex seat in topic; Lin is told to
+// remember 7, Lay 8, and each answers.
+func answerOnce(t *testing.T, c *cliRoom, topic string) {
+	t.Helper()
+	c.startSeat(t, topic, "claude", claudeName)
+	c.startSeat(t, topic, "codex", codexName)
+	// Lay first, and Lin only once Lay's turn is over: Codex 0.171 was seen
+	// to drop a post typed into it during a turn (marked not received).
+	from := c.mark()
+	c.post(t, topic, "@"+codexName+" remember the number 8", "")
+	ack := postOf(c.waitPost(topic, codexName, "remember the number 8"))["message_id"]
+	c.modelSaw(t, claudeName, func(tag map[string]any, _ string) bool { return tag["message_id"] == ack })
+	c.waitActivity(t, from, topic, "codex", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+	c.post(t, topic, "@"+claudeName+" remember the number 7", c.lastPostID(topic))
+	c.waitPost(topic, claudeName, "remember the number 7")
+}
+
+func postOf(m map[string]any) map[string]any { return m["post"].(map[string]any) }
+
 // waitWaking waits for account's woken seat to hold posts "waking" (the
 // addressed post, and the wake notice before it) and for the addressed
 // post's delivery mark "held: waking".
@@ -131,6 +157,19 @@ func waitWaking(c *cliRoom, from int, topic, account string) {
 	c.waitFrom(from, func(m map[string]any) bool {
 		return m["event"] == "delivery" && m["topic"] == topic && m["account"] == account && m["mark"] == "held" && m["why"] == "waking"
 	})
+}
+
+// sinceTS is the time between two post events' stamps.
+func sinceTS(t *testing.T, from, to map[string]any) time.Duration {
+	t.Helper()
+	ts := func(m map[string]any) time.Time {
+		at, err := time.Parse(time.RFC3339Nano, fmt.Sprint(m["post"].(map[string]any)["ts"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+	return ts(to).Sub(ts(from))
 }
 
 // asleepIn: name is in the roster m, marked asleep.

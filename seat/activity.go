@@ -209,7 +209,9 @@ type Activity struct {
 	settle      time.Time     // an interrupted turn is still being wound down until then
 	aborting    time.Time     // AbortReported: until then, or TurnAborted, the settle goes on
 	limited     bool          // stopped at its usage limit
-	waking      bool          // woken from sleep: held until it joins the room
+	waking      bool          // woken from sleep: held until it has joined and started, and WakeSettle after
+	joined      bool          // its sidecar sits in the room
+	wakeUntil   time.Time     // the waking hold's end, once joined and started
 	until       time.Time     // when the limit ends (zero: unknown)
 	stopped     time.Time     // the last Stop
 	failure     string        // the last turn's StopFailure error
@@ -252,15 +254,32 @@ func (a *Activity) Waking() {
 	a.update(func() string { a.waking = true; return SignalWaking })
 }
 
-// Joined ends the waking hold: the seat's sidecar sits in the room.
+// WakeSettle is how long a woken seat's posts still wait once it has
+// joined the room and its CLI said it started: a resumed Claude 2.1.197
+// was measured to take its first typed prompt only ~4 s after its
+// SessionStart, and a second post typed at once was not taken.
+var WakeSettle = 2 * time.Second
+
+// Joined records that the seat's sidecar sits in the room: a waking hold
+// ends WakeSettle after it has also started.
 func (a *Activity) Joined() {
 	a.update(func() string {
-		if !a.waking {
+		if a.joined {
 			return ""
 		}
-		a.waking = false
+		a.joined = true
+		a.wakeReadyLocked()
 		return SignalJoined
 	})
+}
+
+// wakeReadyLocked starts the waking hold's settle once the seat has
+// joined and started.
+func (a *Activity) wakeReadyLocked() {
+	if a.waking && a.joined && a.started && a.wakeUntil.IsZero() {
+		a.wakeUntil = a.o.Now().Add(WakeSettle)
+		a.wakeAfter(WakeSettle, "woken seat settled")
+	}
 }
 
 // Exited records the end of the process.
@@ -658,7 +677,7 @@ func (a *Activity) holdLocked() HoldReason {
 		return HoldReason{HoldByPrompt, "waiting for your input"}
 	case a.wait == WaitDialog:
 		return HoldReason{HoldByPrompt, "waiting for your choice in a dialog"}
-	case a.waking:
+	case a.waking && (a.wakeUntil.IsZero() || a.o.Now().Before(a.wakeUntil)):
 		return HoldReason{HoldByWaking, HoldWaking}
 	case a.o.Now().Before(a.settle) || a.o.Now().Before(a.aborting):
 		return HoldReason{HoldByTool, a.o.CLI + " is ending the interrupted turn"}
@@ -705,6 +724,7 @@ func (a *Activity) update(f func() string) {
 		a.mu.Lock()
 		defer a.mu.Unlock() // f may fail: no lock is left held
 		sig := f()
+		a.wakeReadyLocked() // a woken seat that has now joined and started
 		if sig == "" {
 			return ActivitySnapshot{}, false
 		}

@@ -514,3 +514,22 @@ func (q *termQueue) mark(p queued, mark Mark, why string) {
 // busyState: a seat in this activity state keeps typed input queued (or
 // has no CLI reading it yet): the bound does not run.
 func busyState(state string) bool { return state != ActReady && state != ActEnded }
+
+// Awaiting counts account's posts in topic typed (or being typed) whose
+// receipt its CLI has not reported yet: a seat with one does not sleep
+// (sleep.go), since the text may still wait in its input box.
+func (m *Deliveries) Awaiting(topic, account string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.seats[termKey{topic, account}]
+	if s == nil || !s.signals {
+		return 0
+	}
+	n := 0
+	for _, pm := range s.posts {
+		if pm.mark == MarkTyped || pm.mark == markTyping {
+			n++
+		}
+	}
+	return n
+}

@@ -49,6 +49,9 @@ func (m *Manager) Sleepable(topic, account string, idle time.Duration) error {
 			return fmt.Errorf("%w: it holds %s", ErrAwake, posts(held))
 		}
 	}
+	if n := m.marks.Awaiting(topic, account); n > 0 {
+		return fmt.Errorf("%w: %d typed post(s) not yet taken by its CLI", ErrAwake, n)
+	}
 	last := snap.Since
 	if t := p.LastInput(); t.After(last) {
 		last = t

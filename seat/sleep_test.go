@@ -30,8 +30,20 @@ func TestWakingHoldsUntilJoined(t *testing.T) {
 		t.Fatalf("waking's release = %v", HoldByWaking.Release())
 	}
 	a.Joined()
-	if h := a.Hold(); h.Held() {
-		t.Fatalf("hold after the join = %v", h)
+	if h := a.Hold(); h.Kind != HoldByWaking {
+		t.Fatalf("hold right after the join = %v: it settles first", h)
+	}
+	select {
+	case <-a.Changed():
+	default:
+	}
+	deadline := time.After(WakeSettle + 5*time.Second)
+	for a.Hold().Held() { // wakeAfter signals Changed at the settle's end
+		select {
+		case <-a.Changed():
+		case <-deadline:
+			t.Fatalf("hold after the join and the settle = %v", a.Hold())
+		}
 	}
 }
 
