@@ -152,7 +152,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 	}
 	// Always: an account added while this screen is open (accounts add,
 	// an edit of config.json) appears at once, through the seats' change.
-	o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output}
+	o.Seats = clientSeats{a: s.a, z: s.z, c: c, changed: changes, output: output, asleep: &sleepPanes{}}
 	if s.o.screenHook != nil {
 		s.o.screenHook(c, &o)
 	}

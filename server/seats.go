@@ -22,6 +22,7 @@ type clientSeats struct {
 	c       *client
 	changed <-chan struct{}
 	output  <-chan struct{}
+	asleep  *sleepPanes // the placeholders of sleeping seats (sleeppane.go)
 }
 
 func (t clientSeats) Accounts() []tui.Account {
@@ -37,7 +38,11 @@ func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 	var panes []*seat.Pane
 	for _, s := range t.a.Seats(topic) {
 		info := tui.SeatInfo{Account: s.Account, Name: s.Name, Kind: s.Kind, State: s.State,
-			Activity: s.Activity.State, Wait: s.Activity.Wait, Failure: s.Activity.Failure, Held: s.Held, Hold: s.Hold, Skipped: s.Skipped, Exit: s.Exit}
+			Activity: s.Activity.State, Wait: s.Activity.Wait, Failure: s.Activity.Failure, Held: s.Held, Hold: s.Hold, Skipped: s.Skipped, Exit: s.Exit,
+			AsleepSince: s.AsleepSince}
+		if s.State == app.StateAsleep && t.asleep != nil {
+			info.Pane = t.asleep.get(t.a, t.ctx, topic, s)
+		}
 		if s.Pane != nil {
 			panes = append(panes, s.Pane)
 			info.Pane = clientPane{s.Pane, t.z, t.c}
@@ -52,6 +57,12 @@ func (t clientSeats) Seats(topic string) []tui.SeatInfo {
 // person's PATH, locale and agent of that terminal.
 func (t clientSeats) ctx() context.Context {
 	return seat.WithEnv(context.Background(), personEnv(t.c.hello))
+}
+
+// ShowPanes says which seats' panes this screen shows now: a pane on a
+// screen never sleeps.
+func (t clientSeats) ShowPanes(topic string, accounts []string) {
+	t.a.SetShown(t.c, topic, accounts)
 }
 
 func (t clientSeats) Start(topic, account string) error {

@@ -307,6 +307,7 @@ func (s *Server) handle(ctx context.Context, uc *os.File) {
 		delete(s.clients, c)
 		s.mu.Unlock()
 		s.z.drop(c)
+		s.a.SetShown(c, "", nil)
 		s.log.Info("client left", "id", c.id, "detached", exit.Detached, "message", exit.Message)
 		_ = conn.WriteJSON(attach.FrameExit, exit)
 		select {
@@ -457,6 +458,13 @@ func (s *Server) listing() string {
 			}
 		}
 		fmt.Fprintf(&b, "  %s  %s  %s\n", id, name, strings.Join(who, ", "))
+	}
+	if asleep, freed := s.a.Sleeping(); len(asleep) > 0 {
+		n := 0
+		for _, k := range asleep {
+			n += k
+		}
+		fmt.Fprintf(&b, "sleeping seats: %d (their CLIs held %d MB)\n", n, freed>>20)
 	}
 	return b.String()
 }

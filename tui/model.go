@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -145,6 +146,9 @@ type model struct {
 	paneCur    map[Pane]paneCursor
 	paneSize   map[Pane][2]int
 	panesDirty bool
+	// shownPanes is what the seats were last told this screen shows
+	// (PaneShower): topic and accounts.
+	shownPanes string
 	// sameView is set by an update that changed nothing on screen (a key
 	// typed into a pane: its echo comes as its own change), so View gives
 	// the last frame again instead of drawing it while the echo is on its
@@ -225,6 +229,28 @@ func (m *model) panes() []SeatInfo {
 		}
 	}
 	return out
+}
+
+// showPanes tells the seats which panes this screen shows, when that
+// changed: a pane on a screen never sleeps (docs/decisions.md "Sleeping
+// seats").
+func (m *model) showPanes(panes []SeatInfo) {
+	ps, ok := m.seats.(PaneShower)
+	if !ok {
+		return
+	}
+	var accs []string
+	for i, s := range panes {
+		if i < len(m.lay.Panes) && !m.lay.Panes[i].Inner().Empty() {
+			accs = append(accs, s.Account)
+		}
+	}
+	key := m.topic + "\x00" + strings.Join(accs, "\x00")
+	if key == m.shownPanes {
+		return
+	}
+	m.shownPanes = key
+	ps.ShowPanes(m.topic, accs)
 }
 
 func (m *model) roomCtx() roomCtx {
@@ -489,6 +515,7 @@ func (m *model) sync() tea.Cmd {
 		in.Spare = m.paneSpare
 		m.lay = computeLayout(in)
 	}
+	m.showPanes(panes)
 	for i, s := range panes {
 		r := m.lay.Panes[i].Inner()
 		if r.Empty() {

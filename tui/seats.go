@@ -97,6 +97,7 @@ func (m *model) partRows() []partRow {
 		}
 		switch {
 		case st == StateExited:
+		case st == StateAsleep: // the row's note says since when
 		case seat.Held > 0:
 			st = fmt.Sprintf("%d held", seat.Held)
 		case m.needs[m.topic][a.ID].Why == app.NeedUnanswered:
@@ -114,6 +115,9 @@ func (m *model) partRows() []partRow {
 		}
 		if seat.Failure != "" && st != StateExited {
 			row.notes = append(row.notes, failureText(seat.Failure))
+		}
+		if st == StateAsleep {
+			row.notes = append(row.notes, "asleep since "+seat.AsleepSince.In(m.loc).Format("15:04"))
 		}
 		if u, ok := m.usage[a.ID]; ok {
 			row.usage = &u

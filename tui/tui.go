@@ -76,7 +76,14 @@ const (
 	StateStarting = "starting"
 	StateRunning  = "running"
 	StateExited   = "exited"
+	StateAsleep   = "asleep" // app.StateAsleep
 )
+
+// PaneShower is optionally implemented by Seats: told which seats' panes
+// the screen shows (a pane on a screen never sleeps).
+type PaneShower interface {
+	ShowPanes(topic string, accounts []string)
+}
 
 // SeatInfo is one seat of a topic.
 type SeatInfo struct {
@@ -100,6 +107,9 @@ type SeatInfo struct {
 	Skipped int
 	// Exit is how an ended seat's process ended (its pane stays).
 	Exit string
+	// AsleepSince is when a sleeping seat (State StateAsleep) went to
+	// sleep; its Pane is then a placeholder that wakes it on a key.
+	AsleepSince time.Time
 	// Pane is the seat's terminal; nil when it has none.
 	Pane Pane
 }

@@ -852,7 +852,7 @@ func activityText(s SeatInfo) string {
 		return "waiting for your choice in a dialog"
 	case s.Activity == "waiting" && s.Wait != "":
 		return "waiting for " + s.Wait
-	case s.State == StateExited:
+	case s.State == StateExited, s.State == StateAsleep:
 		return ""
 	case s.Failure != "":
 		return s.Activity + " · " + failureText(s.Failure)
