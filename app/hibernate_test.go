@@ -52,6 +52,18 @@ func (f *fakeStarter) launches() int {
 	return len(f.specs)
 }
 
+// sleepyRoom is a sleepy app (hibernate_after 300ms) with a topic, a
+// subscription and bot's seat started in it (sleepSeated).
+func sleepyRoom(t *testing.T) (*App, *fakeStarter, string, *Subscription, func()) {
+	t.Helper()
+	a, st := newSleepyApp(t, 300*time.Millisecond)
+	topic, _ := a.NewTopic()
+	sub := a.Subscribe()
+	t.Cleanup(sub.Close)
+	_, asleep := sleepSeated(t, a, sub, topic)
+	return a, st, topic, sub, asleep
+}
+
 // sleepSeated starts bot's seat in topic with a fake sidecar in the room
 // and returns its pane and a func that waits until it sleeps, then closes
 // that sidecar as the CLI's end closes the real one.
@@ -67,10 +79,16 @@ func sleepSeated(t *testing.T, a *App, sub *Subscription, topic string) (*seat.P
 	}
 	return pane, func() {
 		t.Helper()
-		waitFor(t, "the idle seat sleeps", func() bool { _, running := a.seats.Seat(topic, "bot"); return a.Asleep(topic, "bot") && !running })
+		waitAsleep(t, a, topic)
 		c.Close()
 		waitFor(t, "its sidecar leaves", func() bool { n, _ := rosterOf(a, topic, "Bot"); return n == 1 })
 	}
+}
+
+// waitAsleep waits until bot's seat in topic sleeps, its process gone.
+func waitAsleep(t *testing.T, a *App, topic string) {
+	t.Helper()
+	waitFor(t, "the idle seat sleeps", func() bool { _, running := a.seats.Seat(topic, "bot"); return a.Asleep(topic, "bot") && !running })
 }
 
 func rosterOf(a *App, topic, name string) (n int, asleep bool) {
@@ -89,11 +107,7 @@ func rosterOf(a *App, topic, name string) (n int, asleep bool) {
 // typed once after the wake notice (docs/decisions.md "Sleeping seats").
 func TestSeatSleepsAndWakesWhenAddressed(t *testing.T) {
 	t.Parallel()
-	a, st := newSleepyApp(t, 300*time.Millisecond)
-	topic, _ := a.NewTopic()
-	sub := a.Subscribe()
-	defer sub.Close()
-	_, asleep := sleepSeated(t, a, sub, topic)
+	a, st, topic, sub, asleep := sleepyRoom(t)
 	sid, err := a.seats.ResumeCheck(topic, "bot")
 	if err != nil {
 		t.Fatal(err)
@@ -233,11 +247,7 @@ func hook(t *testing.T, a *App, topic, event, body string) {
 // leaves, its record stays; s (start) wakes it.
 func TestStopEndsSleepStartWakes(t *testing.T) {
 	t.Parallel()
-	a, st := newSleepyApp(t, 300*time.Millisecond)
-	topic, _ := a.NewTopic()
-	sub := a.Subscribe()
-	defer sub.Close()
-	_, asleep := sleepSeated(t, a, sub, topic)
+	a, st, topic, sub, asleep := sleepyRoom(t)
 	asleep()
 	if _, err := a.StartSeat(context.Background(), topic, "bot"); err != nil {
 		t.Fatal(err)
@@ -246,7 +256,7 @@ func TestStopEndsSleepStartWakes(t *testing.T) {
 		t.Fatal("start did not wake it")
 	}
 	c := joinAsSidecar(t, a, sub, topic, "bot", "Bot")
-	waitFor(t, "it sleeps again", func() bool { _, running := a.seats.Seat(topic, "bot"); return a.Asleep(topic, "bot") && !running })
+	waitAsleep(t, a, topic)
 	c.Close()
 	if err := a.StopSeat(topic, "bot", "test"); err != nil {
 		t.Fatal(err)
@@ -257,5 +267,29 @@ func TestStopEndsSleepStartWakes(t *testing.T) {
 	waitFor(t, "the placeholder leaves", func() bool { n, _ := rosterOf(a, topic, "Bot"); return n == 0 })
 	if tp, _ := a.store.Get(topic); tp.Sessions["bot"] == "" {
 		t.Fatal("stop while asleep dropped the resume record")
+	}
+}
+
+// A seat stopped at its usage limit may sleep until the reset; the resume
+// at the reset, addressed to it alone, wakes it first and is typed once it
+// has joined. restart of a sleeping seat wakes it too.
+func TestLimitedSeatSleepsUntilReset(t *testing.T) {
+	t.Parallel()
+	a, st, topic, sub, asleep := sleepyRoom(t)
+	a.limit(topic, "bot", time.Now().Add(time.Hour))
+	asleep()
+	a.unlimit(topic, "bot")
+	waitFor(t, "the resume at the reset wakes it", func() bool { return st.launches() == 2 })
+	pane, err := a.Pane(topic, "bot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := joinAsSidecar(t, a, sub, topic, "bot", "Bot")
+	waitFor(t, "the resume instruction is typed after the join", func() bool { return strings.Contains(pane.Render(), "利用上限が解除されました") })
+
+	waitAsleep(t, a, topic)
+	c.Close()
+	if _, err := a.RestartSeat(context.Background(), topic, "bot"); err != nil || st.launches() != 3 || a.Asleep(topic, "bot") {
+		t.Fatalf("restart of a sleeping seat: %v, %d launches", err, st.launches())
 	}
 }
