@@ -279,11 +279,12 @@ func TestLimitedSeatSleepsUntilReset(t *testing.T) {
 	a.limit(topic, "bot", time.Now().Add(time.Hour))
 	asleep()
 	a.unlimit(topic, "bot")
-	waitFor(t, "the resume at the reset wakes it", func() bool { return st.launches() == 2 })
-	pane, err := a.Pane(topic, "bot")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var pane *seat.Pane
+	waitFor(t, "the resume at the reset wakes it", func() bool {
+		var err error
+		pane, err = a.Pane(topic, "bot")
+		return err == nil && st.launches() == 2
+	})
 	c := joinAsSidecar(t, a, sub, topic, "bot", "Bot")
 	waitFor(t, "the resume instruction is typed after the join", func() bool { return strings.Contains(pane.Render(), "利用上限が解除されました") })
 
