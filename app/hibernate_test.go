@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pullcept/dirs"
+	"pullcept/room/wire"
 	"pullcept/seat"
 )
 
@@ -292,5 +293,33 @@ func TestLimitedSeatSleepsUntilReset(t *testing.T) {
 	c.Close()
 	if _, err := a.RestartSeat(context.Background(), topic, "bot"); err != nil || st.launches() != 3 || a.Asleep(topic, "bot") {
 		t.Fatalf("restart of a sleeping seat: %v, %d launches", err, st.launches())
+	}
+}
+
+// The session operations on a sleeping seat: list_account_sessions lists
+// it asleep; start wakes it (resumed when asked); stop ends its sleep.
+func TestSessionOpsOnASleepingSeat(t *testing.T) {
+	t.Parallel()
+	a, st, topic, sub, asleep := sleepyRoom(t)
+	asleep()
+	var listed []wire.SessionSeat
+	for _, tp := range a.ops.List(seat.LaunchRef{}).Topics {
+		if tp.TopicID == topic {
+			listed = tp.Sessions
+		}
+	}
+	if len(listed) != 1 || listed[0].State != StateAsleep || listed[0].PtyID != "" || listed[0].ProcessRunning {
+		t.Fatalf("listed: %+v", listed)
+	}
+	out := a.ops.execute(wire.SessionRecord{SessionOperation: wire.SessionOperation{Action: wire.ActionStart, Mode: wire.ModeResume, TopicID: topic, AccountID: "bot"}})
+	if out.state != wire.OpProcessStarted || out.launched != wire.ModeResume || st.launches() != 2 || a.Asleep(topic, "bot") {
+		t.Fatalf("start of a sleeping seat: %+v, %d launches", out, st.launches())
+	}
+	c := joinAsSidecar(t, a, sub, topic, "bot", "Bot")
+	waitAsleep(t, a, topic)
+	c.Close()
+	out = a.ops.execute(wire.SessionRecord{SessionOperation: wire.SessionOperation{Action: wire.ActionStop, TopicID: topic, AccountID: "bot"}})
+	if out.state != wire.OpStopped || a.Asleep(topic, "bot") || len(a.Seats(topic)) != 0 {
+		t.Fatalf("stop of a sleeping seat: %+v, seats %+v", out, a.Seats(topic))
 	}
 }
