@@ -197,12 +197,23 @@ func (a *App) sleep(ctx context.Context, topic, account string, after time.Durat
 	a.hib.mu.Lock()
 	sl.screen, sl.freed = screen, rss
 	a.hib.mu.Unlock()
+	// The stopped CLI's sidecar leaves the room as its connection closes;
+	// until it has, a wake (waiting on this lock) could take its roster
+	// entry for the woken launch's join.
+	for deadline := time.Now().Add(5 * time.Second); awakeIn(a.engine.Roster(topic), account) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 	a.log.Info("seat asleep", "topic", topic, "account", account, "freed_bytes", rss)
 	snap := seat.ActivitySnapshot{State: StateAsleep, Signal: fmt.Sprintf("idle for %s", after), Since: sl.since}
 	a.bus.publish(Event{Kind: EventSeat, Seat: seat.Event{Type: seat.EventActivity, Topic: topic, Account: account, Name: sl.name, Activity: &snap}})
 	a.bus.publish(Event{Kind: EventNotice, Notice: fmt.Sprintf("%s is asleep (idle for %s%s); a post to @%s, a key in its pane or s wakes it", sl.name, after, freedText(rss), sl.name)})
 	a.fanChange()
 	a.wakeIfPending(topic, account)
+}
+
+// awakeIn: the roster holds a connection of account that is no placeholder.
+func awakeIn(roster []room.Participant, account string) bool {
+	return slices.ContainsFunc(roster, func(p room.Participant) bool { return p.Account == account && !p.Asleep })
 }
 
 // freedText is "; 250 MB freed" ("" when unknown).
