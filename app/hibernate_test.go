@@ -206,6 +206,17 @@ func TestSeatNeverSleepsWhileNeeded(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"background task", func(t *testing.T, a *App, topic string, _ *seat.Pane) {
+			// Claude's Stop: a backgrounded Bash still runs.
+			hook(t, a, topic, "Stop", `{"hook_event_name":"Stop","background_tasks":[{"task_id":"b1","task_type":"local_bash","status":"running"}],"session_crons":[]}`)
+		}, func(t *testing.T, a *App, topic string, _ *seat.Pane) {
+			hook(t, a, topic, "Stop", `{"hook_event_name":"Stop","background_tasks":[],"session_crons":[]}`)
+		}},
+		{"scheduled wake-up", func(t *testing.T, a *App, topic string, _ *seat.Pane) {
+			hook(t, a, topic, "Stop", `{"hook_event_name":"Stop","background_tasks":[],"session_crons":[{"id":"c1","cron":"*/5 * * * *","prompt":"check"}]}`)
+		}, func(t *testing.T, a *App, topic string, _ *seat.Pane) {
+			hook(t, a, topic, "Stop", `{"hook_event_name":"Stop"}`)
+		}},
 		{"pane on a screen", func(t *testing.T, a *App, topic string, _ *seat.Pane) {
 			a.SetShown("screen", topic, []string{"bot"})
 		}, func(t *testing.T, a *App, topic string, _ *seat.Pane) {

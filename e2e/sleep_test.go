@@ -194,3 +194,51 @@ func count(m map[string]any, name string) int {
 	}
 	return n
 }
+
+// TestLatestClaudeBackgroundWorkKeepsItAwake: a Claude seat whose turn left
+// a backgrounded Bash running (its Stop's background_tasks) does not sleep
+// past hibernate_after; once the job ends and Claude's turn about it is
+// over (a Stop with none), it sleeps.
+func TestLatestClaudeBackgroundWorkKeepsItAwake(t *testing.T) {
+	t.Parallel()
+	rooms := roomAgent(nil)
+	agent := func(r fakemodel.Request) fakemodel.Reply {
+		_, body, ok := fakemodel.ParseTagged(r.LastUserTurn())
+		if !ok || !strings.Contains(body, "start the background job") {
+			return rooms(r)
+		}
+		if len(r.ResultsFor("Bash")) > 0 {
+			return fakemodel.Say("the job runs in the background")
+		}
+		return fakemodel.Call("Bash", map[string]any{"command": "sleep 12", "run_in_background": true, "description": "a background job"})
+	}
+	c := newCLIRoomWith(t, agent, roomOptions{bins: clihome.RequireLatestBins(t), claudeCommand: "claude --allowedTools Bash(sleep:*)", config: `"hibernate_after":"2s"`})
+	topic := c.topic()
+	c.startSeat(t, topic, "claude", claudeName)
+	from := c.mark()
+	c.post(t, topic, "@"+claudeName+" start the background job", "")
+	a := c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool {
+		n, _ := a["background"].(float64)
+		return a["state"] == "ready" && n >= 1
+	})
+	t.Logf("after the turn: %v", a)
+	// Past hibernate_after with the job still running (12 s): awake.
+	time.Sleep(6 * time.Second)
+	if st := seatState(t, c, topic, "claude"); st == "asleep" {
+		t.Fatalf("the seat slept while its background job ran")
+	}
+	// The job ends, Claude's turn about it ends with none in flight: asleep.
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "asleep" })
+}
+
+// seatState is account's state in topic from serve's seats answer.
+func seatState(t *testing.T, c *cliRoom, topic, account string) string {
+	t.Helper()
+	for _, s := range c.do(map[string]any{"cmd": "seats", "topic": topic})["result"].([]any) {
+		if m := s.(map[string]any); m["account"] == account {
+			st, _ := m["state"].(string)
+			return st
+		}
+	}
+	return ""
+}

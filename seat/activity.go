@@ -107,6 +107,12 @@ type HookEvent struct {
 	// server_error, …) and its text.
 	Error        string `json:"error"`
 	ErrorDetails string `json:"error_details"`
+	// BackgroundTasks, SessionCrons: Stop's in-flight background work
+	// (a backgrounded Bash, a monitor, an agent) and the session's
+	// scheduled wake-ups (CronCreate, ScheduleWakeup, /loop) that will
+	// start a turn by themselves (Claude 2.1.197 and 2.1.332).
+	BackgroundTasks []json.RawMessage `json:"background_tasks"`
+	SessionCrons    []json.RawMessage `json:"session_crons"`
 }
 
 // ErrHookBody reports a hook body that is not a JSON object or names
@@ -152,6 +158,9 @@ type ActivitySnapshot struct {
 	// Failure is the API error that ended the last turn (StopFailure's
 	// error: overloaded, server_error, …), until the next turn starts.
 	Failure string `json:"failure,omitempty"`
+	// Background is the background work the CLI said (at its last turn's
+	// end) is in flight or scheduled to start a turn: tasks plus crons.
+	Background int `json:"background,omitempty"`
 	// LimitedUntil is when a limited seat's limit ends (zero: unknown).
 	LimitedUntil time.Time `json:"limited_until,omitzero"`
 	Since        time.Time `json:"since"`
@@ -215,6 +224,7 @@ type Activity struct {
 	until       time.Time     // when the limit ends (zero: unknown)
 	stopped     time.Time     // the last Stop
 	failure     string        // the last turn's StopFailure error
+	background  int           // the last Stop's background tasks and crons
 	typing      chan struct{} // non-nil while a post is being typed; closed at End
 	changed     chan struct{} // buffered 1
 	last        ActivitySnapshot
@@ -378,6 +388,7 @@ func (a *Activity) Apply(ev HookEvent) {
 			a.aborting = time.Time{}
 			a.stopped = a.o.Now()
 			a.failure = ""
+			a.background = len(ev.BackgroundTasks) + len(ev.SessionCrons)
 			if ev.Event == "StopFailure" {
 				a.failure = failureName(ev.Error)
 			}
@@ -714,7 +725,7 @@ func (a *Activity) snapshotLocked() ActivitySnapshot {
 	}
 	hold := a.holdLocked()
 	return ActivitySnapshot{State: a.stateLocked(), Signal: a.signal, Wait: a.wait, Tools: len(a.tools) + a.anon, Tool: tool,
-		Hold: hold.Text, HoldKind: hold.Kind, Loaded: a.loaded, Failure: a.failure, Since: a.since, LimitedUntil: a.until}
+		Hold: hold.Text, HoldKind: hold.Kind, Loaded: a.loaded, Failure: a.failure, Background: a.background, Since: a.since, LimitedUntil: a.until}
 }
 
 // update applies f (which returns the deciding signal, "" for no change)
@@ -729,7 +740,7 @@ func (a *Activity) update(f func() string) {
 			return ActivitySnapshot{}, false
 		}
 		snap := a.snapshotLocked()
-		if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded || snap.Failure != a.last.Failure {
+		if snap.State != a.last.State || snap.Hold != a.last.Hold || snap.Wait != a.last.Wait || snap.Tools != a.last.Tools || snap.Loaded != a.last.Loaded || snap.Failure != a.last.Failure || snap.Background != a.last.Background {
 			a.signal, a.since = sig, a.o.Now()
 			snap.Signal, snap.Since = sig, a.since
 		} else {

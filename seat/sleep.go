@@ -22,7 +22,8 @@ var ErrAwake = errors.New("may not sleep")
 // Sleepable says whether account's seat in topic may sleep now, having
 // been idle for idle: it runs, its conversation can be resumed natively
 // (ResumeCheck), its CLI is ready (or stopped at its usage limit: it
-// sleeps until the reset) with no turn, prompt, tool or subagent, and has
+// sleeps until the reset) with no turn, prompt, tool or subagent, no
+// background work or scheduled wake-up its last Stop reported, and has
 // been so, with no key typed into its pane, for idle; it holds no post
 // and the person has no unsent keys in it. A nil error: it may.
 func (m *Manager) Sleepable(topic, account string, idle time.Duration) error {
@@ -36,6 +37,10 @@ func (m *Manager) Sleepable(topic, account string, idle time.Duration) error {
 	snap := s.Activity.Snapshot()
 	if snap.State != ActReady && snap.State != ActLimited {
 		return fmt.Errorf("%w: it is %s", ErrAwake, snap.State)
+	}
+	if snap.Background > 0 {
+		// Its end or its schedule starts a turn; a stop would end it.
+		return fmt.Errorf("%w: its CLI reports %d background task(s) or scheduled wake-up(s)", ErrAwake, snap.Background)
 	}
 	p := s.Terminal()
 	if p == nil {
