@@ -90,6 +90,7 @@ type App struct {
 	reopen string
 	loop   LoopRule // the loop budget (loop.go)
 	needs  *needs
+	list   *needList // the needs-you list (needslist.go)
 	limits *limits
 	// ops are the sessions' operations on seats (sessionops.go); life
 	// the seats' lifecycle locks they share with the person's (seats.go).
@@ -122,7 +123,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock,
+	a := &App{dirs: o.Dirs, bus: newBus(), needs: newNeeds(), list: newNeedList(), limits: newLimits(), watchers: map[chan struct{}]chan struct{}{}, notify: seat.DefaultNotify, reopen: seat.ReopenAuto, unlock: unlock,
 		loop: LoopRule{Budget: seat.DefaultAgentPostsPerPersonPost}}
 	a.hib.sleepers, a.hib.shown = map[[2]string]*sleeper{}, map[any]map[[2]string]bool{}
 	a.closeLog = func() {}
@@ -194,7 +195,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 	a.seats = seat.NewManager(seat.ManagerOptions{Store: store, Typist: a.typist, RoomURL: a.sock.URL(), Token: token,
 		ExePath: exe, RuntimeDir: o.Dirs.Runtime, Cols: 100, Rows: 30, Log: a.log, BaseEnv: o.BaseEnv, StartPane: o.StartPane,
 		OnUsage: a.seatUsage, OnChange: a.fanChange, OnOutput: a.fanOutput, OnMark: a.delivered, ReceiveBound: o.ReceiveBound}, accounts)
-	a.sock.SetHooks(a.seats)
+	a.sock.SetHooks(hookAdapter{a})
 	var opsNotice string
 	a.ops, opsNotice = newSessionOps(a, filepath.Join(o.Dirs.Data, SessionOperationsFile))
 	if opsNotice != "" {
@@ -334,6 +335,7 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			}
 			a.bus.publish(Event{Kind: EventRoom, Room: *ev})
 			a.noteRoom(*ev)
+			a.noteMention(*ev)
 			if ev.Kind == room.EventUsage {
 				a.checkLimit(ev.Topic, ev.Account)
 			}
@@ -348,6 +350,7 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 			a.logSeat(ev)
 			a.bus.publish(Event{Kind: EventSeat, Seat: ev})
 			a.noteSeat(ev)
+			a.noteSeatList(ev)
 			if ev.State == seat.StateExited && ev.Type == "" {
 				a.endedAfterWake(ev.Topic, ev.Account)
 			}

@@ -39,6 +39,8 @@ type Event struct {
 	Need   Need
 	// Delivery is a post's delivery mark in a seat (EventDelivery).
 	Delivery Delivery
+	// List is a change of the needs-you list (EventNeedsList).
+	List NeedsChange
 }
 
 // QueueLimit is how many events a subscriber may have pending before they

@@ -89,7 +89,7 @@ func (a *App) noteRoom(ev RoomEvent) {
 	}
 	a.needs.mu.Unlock()
 	if had && cur.Why == NeedUnanswered {
-		a.bus.publish(Event{Kind: EventNeedsYou, Need: Need{Topic: ev.Topic, Account: cur.Account, Name: cur.Name, Why: NeedUnanswered}})
+		a.needChanged(Need{Topic: ev.Topic, Account: cur.Account, Name: cur.Name, Why: NeedUnanswered})
 	}
 }
 
@@ -105,7 +105,7 @@ func (a *App) noteSeat(ev seat.Event) {
 			delete(a.needs.awaiting, k)
 			a.needs.mu.Unlock()
 			if had {
-				a.bus.publish(Event{Kind: EventNeedsYou, Need: Need{Topic: ev.Topic, Account: ev.Account, Name: ev.Name}})
+				a.needChanged(Need{Topic: ev.Topic, Account: ev.Account, Name: ev.Name})
 			}
 		}
 		return
@@ -135,8 +135,15 @@ func (a *App) noteSeat(ev seat.Event) {
 	}
 	a.needs.mu.Unlock()
 	for _, n := range publish {
-		a.bus.publish(Event{Kind: EventNeedsYou, Need: n})
+		a.needChanged(n)
 	}
+}
+
+// needChanged tells of a needs-you signal, and keeps the needs-you list
+// (needslist.go) with it.
+func (a *App) needChanged(n Need) {
+	a.bus.publish(Event{Kind: EventNeedsYou, Need: n})
+	a.noteNeedList(n)
 }
 
 // Needs lists a topic's current needs-you signals by account.

@@ -151,6 +151,7 @@ func (a *App) Delete(ctx context.Context, topic string) error {
 	}
 	a.engine.Drop(topic)
 	a.forgetDeliveries(topic)
+	a.forgetNeeds(topic)
 	return nil
 }
 

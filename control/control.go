@@ -48,6 +48,13 @@ type Command struct {
 	// Attachments are absolute paths of files a post attaches: each is
 	// saved under the topic and named in the body (app.PostWith).
 	Attachments []string `json:"attachments,omitempty"`
+	// "answer": the needs-you item, the answer's id and the screen
+	// answering ("" = "serve"); "needs" with Answered and Topic: the
+	// topic's record of answers.
+	Item     string `json:"item,omitempty"`
+	Answer   string `json:"answer,omitempty"`
+	Screen   string `json:"screen,omitempty"`
+	Answered bool   `json:"answered,omitempty"`
 }
 
 // TopicInfo is a topic in the "topics" answer.
@@ -208,6 +215,8 @@ func (s *Server) forward(ctx context.Context, sub *app.Subscription) {
 				s.write(seatLine(ev.Seat))
 			case app.EventDelivery:
 				s.write(deliveryLine(ev.Delivery))
+			case app.EventNeedsList:
+				s.write(line{"event": "needs", "change": ev.List})
 			case app.EventResync:
 				s.write(line{"event": "resync", "reason": "the event stream fell behind and events were lost; read again what you show (topics, open, seats)"})
 			}
@@ -371,6 +380,8 @@ func (s *Server) run(ctx context.Context, c Command) line {
 		l := loopLine(st)
 		l["event"], l["released"] = "go_on", ok
 		return l
+	case "needs", "answer", "seen":
+		return s.needs(c)
 	case "start", "stop", "restart", "seats", "screen", "keys", "release":
 		res, err := s.seat(ctx, c)
 		if err != nil {
@@ -380,7 +391,7 @@ func (s *Server) run(ctx context.Context, c Command) line {
 	case "":
 		return errLine(c, `missing "cmd"`)
 	default:
-		return errLine(c, "unknown command %q (want post, new, open, rename, delete, nickname, topics, loop, go_on, start, stop, restart, release, seats, screen, keys)", c.Cmd)
+		return errLine(c, "unknown command %q (want post, new, open, rename, delete, nickname, topics, loop, go_on, start, stop, restart, release, seats, screen, keys, needs, answer, seen)", c.Cmd)
 	}
 }
 
@@ -420,6 +431,38 @@ func (s *Server) seat(ctx context.Context, c Command) (any, error) {
 		return map[string]bool{"written": true}, err
 	}
 	return map[string]any{"screen": ansi.Strip(p.Render()), "alt": p.AltScreen()}, nil
+}
+
+// needs answers the needs-you list's commands (app/needslist.go): "needs"
+// lists the open items (with "answered" and "topic": the topic's record of
+// answers), "answer" gives one, "seen" says this client showed the topic's
+// posts up to "last_seen".
+func (s *Server) needs(c Command) line {
+	screen := c.Screen
+	if screen == "" {
+		screen = "serve"
+	}
+	switch {
+	case c.Cmd == "answer":
+		res, err := s.App.AnswerNeed(c.Item, c.Answer, screen)
+		if err != nil {
+			return errLine(c, "answer: %v", err)
+		}
+		return line{"event": "answer", "item": c.Item, "answer": c.Answer, "result": res}
+	case c.Cmd == "seen":
+		s.App.SeenPosts(screen, c.Topic, c.LastSeen)
+		return line{"event": "seen", "topic": c.Topic, "last_seen": c.LastSeen}
+	case c.Answered:
+		recs, err := s.App.NeedAnswers(c.Topic)
+		if err != nil {
+			return errLine(c, "needs: %v", err)
+		}
+		if recs == nil {
+			recs = []app.AnswerRecord{}
+		}
+		return line{"event": "needs_answered", "topic": c.Topic, "answers": recs}
+	}
+	return line{"event": "needs", "items": s.App.NeedsList()}
 }
 
 // delete deletes a topic (app.Delete: seats, then files, then the room);

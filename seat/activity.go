@@ -228,6 +228,10 @@ type Activity struct {
 	typing      chan struct{} // non-nil while a post is being typed; closed at End
 	changed     chan struct{} // buffered 1
 	last        ActivitySnapshot
+
+	// waitSeq numbers the waits opened: an answer given from elsewhere
+	// than the pane (the needs-you list) is for one wait only.
+	waitSeq uint64
 }
 
 // NewActivity makes a seat's activity, starting.
@@ -598,6 +602,36 @@ func (a *Activity) WaitTyping(ctx context.Context) error {
 	}
 }
 
+// OpenWait is the wait open now ("" for none) and its number: a later
+// wait, even of the same kind, has another.
+func (a *Activity) OpenWait() (seq uint64, wait string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.wait == "" {
+		return 0, ""
+	}
+	return a.waitSeq, a.wait
+}
+
+// SignalAnsweredElsewhere: the person answered the prompt from the
+// needs-you list, through the CLI's hook.
+const SignalAnsweredElsewhere = "answered from the needs-you list"
+
+// AnswerWait marks wait seq answered (from outside the pane: the CLI's hook
+// decided it), as answer keys in the pane do. It reports false, changing
+// nothing, when that wait is no longer open.
+func (a *Activity) AnswerWait(seq uint64) (ok bool) {
+	a.update(func() string {
+		if a.wait == "" || a.waitSeq != seq {
+			return ""
+		}
+		ok = true
+		a.wait, a.answered = "", true
+		return SignalAnsweredElsewhere
+	})
+	return ok
+}
+
 // Changed is signalled (coalesced) after every change.
 func (a *Activity) Changed() <-chan struct{} { return a.changed }
 
@@ -734,7 +768,11 @@ func (a *Activity) update(f func() string) {
 	snap, changed := func() (ActivitySnapshot, bool) {
 		a.mu.Lock()
 		defer a.mu.Unlock() // f may fail: no lock is left held
+		was := a.wait
 		sig := f()
+		if a.wait != "" && a.wait != was {
+			a.waitSeq++
+		}
 		a.wakeReadyLocked() // a woken seat that has now joined and started
 		if sig == "" {
 			return ActivitySnapshot{}, false

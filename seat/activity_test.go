@@ -441,3 +441,38 @@ func TestActivityStopFailure(t *testing.T) {
 		t.Fatalf("a good end of turn kept the failure: %+v", got)
 	}
 }
+
+// TestActivityOpenWaitAndAnswerWait: every wait opened has its own number;
+// an answer from outside the pane ends only that wait, as answer keys do,
+// and one for a wait already answered changes nothing.
+func TestActivityOpenWaitAndAnswerWait(t *testing.T) {
+	t.Parallel()
+	a := NewActivity(ActivityOptions{ReportsStart: true, EscInterrupts: true, AnsweredToTurnEnd: true})
+	if seq, wait := a.OpenWait(); seq != 0 || wait != "" {
+		t.Fatalf("no wait: %d %q", seq, wait)
+	}
+	a.Apply(HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t1"})
+	a.Apply(HookEvent{Event: "PermissionRequest", ToolName: "Bash"})
+	first, wait := a.OpenWait()
+	if wait != WaitPermission {
+		t.Fatalf("wait %q", wait)
+	}
+	a.PersonKeys([]byte("1")) // answered in the pane
+	if a.AnswerWait(first) {
+		t.Fatal("an answer to a wait answered in the pane was taken")
+	}
+	a.Apply(HookEvent{Event: "PostToolUse", ToolName: "Bash", ToolUseID: "t1"})
+	a.Apply(HookEvent{Event: "PreToolUse", ToolName: "Bash", ToolUseID: "t2"})
+	a.Apply(HookEvent{Event: "PermissionRequest", ToolName: "Bash"})
+	second, _ := a.OpenWait()
+	if second == first || a.AnswerWait(first) {
+		t.Fatalf("a new wait kept the old number (%d) or took its answer", second)
+	}
+	if !a.AnswerWait(second) {
+		t.Fatal("the open wait's answer was not taken")
+	}
+	snap := a.Snapshot()
+	if snap.State != ActWorking || snap.Signal != SignalAnsweredElsewhere || snap.HoldKind != HoldByTool {
+		t.Fatalf("after the answer: %+v", snap)
+	}
+}

@@ -105,6 +105,13 @@ var (
 // answer; the app answers within the typist's echo wait.
 const claudeHookTimeout = 30
 
+// ClaudePermissionHookTimeout bounds the PermissionRequest hook (seconds):
+// the app holds the call open while the prompt waits, to answer it with
+// the person's decision from the needs-you list (app/needslist.go). The
+// prompt shows at once meanwhile and is answered in the pane as usual (its
+// answer ends the call). 600 s is Claude's own default for a hook.
+const ClaudePermissionHookTimeout = 600
+
 func registerClaude(r registration) (registered, error) {
 	argv, theirs, err := takeClaudeSettings(r.argv, r.dir)
 	if err != nil {
@@ -153,8 +160,12 @@ func claudeSettings(r registration, theirs map[string]any) map[string]any {
 		merged[event] = append(slices.Clone(groups), map[string]any{"hooks": []any{h}})
 	}
 	for _, ev := range claudeHTTPEvents {
+		timeout := claudeHookTimeout
+		if ev == "PermissionRequest" {
+			timeout = ClaudePermissionHookTimeout
+		}
 		add(ev, map[string]any{
-			"type": "http", "url": r.hook.ActivityURL(ev), "timeout": claudeHookTimeout,
+			"type": "http", "url": r.hook.ActivityURL(ev), "timeout": timeout,
 			"headers":        map[string]any{"Authorization": "Bearer $" + hook.EnvHookSecret},
 			"allowedEnvVars": []any{hook.EnvHookSecret},
 		})

@@ -22,6 +22,10 @@ const (
 	indexName  = "index.json"
 	topicExt   = ".jsonl"
 	attachName = "attachments"
+	// answersName is the folder of the needs-you answers' records, one
+	// answers/{topic}.jsonl per topic: in a folder, so it never reads as a
+	// topic.
+	answersName = "answers"
 )
 
 // indexFile is the JSON form of index.json.

@@ -186,6 +186,15 @@ func (s *Store) AttachmentDir(topic string) (string, error) {
 	return filepath.Join(s.dir, attachName, topic), nil
 }
 
+// AnswersFile returns the record of the needs-you answers given for
+// topic's seats, dir/answers/{topic}.jsonl. It creates neither.
+func (s *Store) AnswersFile(topic string) (string, error) {
+	if err := checkID(topic); err != nil {
+		return "", err
+	}
+	return filepath.Join(s.dir, answersName, topic+topicExt), nil
+}
+
 // Append writes p as one line at the end of topic's file, creating the file
 // (mode 0600) if needed, with one write on a file opened O_APPEND. first
 // reports that the file had no bytes before. If the file ends in a torn line
@@ -386,7 +395,7 @@ func (s *Store) DropSession(topic, account, onlyIf string) (dropped bool, err er
 }
 
 // Delete removes topic in this order: its file, then its attachment
-// folder, then its index entry. The file goes first because an entry
+// folder and its record of answers, then its index entry. The file goes first because an entry
 // without a file is a visible state (listed, Missing when named) that
 // deleting again clears, while a file without an entry would be
 // reconciled back into the list. A missing file, folder or entry is not an
@@ -404,6 +413,10 @@ func (s *Store) Delete(topic string) error {
 	att := filepath.Join(s.dir, attachName, topic)
 	if err := s.removeAll(att); err != nil {
 		return fmt.Errorf("topicstore: delete attachments %s: %w", att, err)
+	}
+	ans := filepath.Join(s.dir, answersName, topic+topicExt)
+	if err := s.remove(ans); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("topicstore: delete answers %s: %w", ans, err)
 	}
 	idx, err := s.loadIndex()
 	if err != nil {

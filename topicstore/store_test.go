@@ -763,8 +763,9 @@ func TestDelete(t *testing.T) {
 		setup func(t *testing.T, s *Store, id string)
 	}{
 		{
-			name: "file, attachments and entry",
+			name: "file, attachments, answers and entry",
 			setup: func(t *testing.T, s *Store, id string) {
+				writeAnswers(t, s, id)
 				mustAppend(t, s, id, mkPost("m1", "hi"))
 				if err := s.NoteFirstPost(id, "hi"); err != nil {
 					t.Fatal(err)
@@ -808,6 +809,7 @@ func TestDelete(t *testing.T) {
 				t.Fatal(err)
 			}
 			writeAttachment(t, s, other, "keep.png")
+			writeAnswers(t, s, other)
 
 			if err := s.Delete(id); err != nil {
 				t.Fatal(err)
@@ -826,6 +828,12 @@ func TestDelete(t *testing.T) {
 			if err != nil || len(list) != 1 || list[0].ID != other {
 				t.Errorf("List after Delete = %+v, %v", list, err)
 			}
+			if ans, _ := s.AnswersFile(id); exists(ans) {
+				t.Errorf("answers left")
+			}
+			if ans, _ := s.AnswersFile(other); !exists(ans) {
+				t.Errorf("neighbour's answers gone")
+			}
 			keep, _ := s.AttachmentDir(other)
 			if _, err := os.Stat(filepath.Join(keep, "keep.png")); err != nil {
 				t.Errorf("neighbour's attachment gone: %v", err)
@@ -833,6 +841,23 @@ func TestDelete(t *testing.T) {
 		})
 	}
 }
+
+// writeAnswers writes a topic's record of answers (app/needslist.go).
+func writeAnswers(t *testing.T, s *Store, id string) {
+	t.Helper()
+	p, err := s.AnswersFile(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 func writeAttachment(t *testing.T, s *Store, id, name string) {
 	t.Helper()
@@ -862,20 +887,27 @@ func TestDeleteOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeAttachment(t, s, id, "image.png")
+		writeAnswers(t, s, id)
 		return s, id
 	}
 	entryPresent := func(t *testing.T, s *Store, id string) bool {
 		idx, _ := readIndex(t, s)
 		return idx.Topics[id] != nil
 	}
-	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
-
 	t.Run("steps run in order", func(t *testing.T) {
 		t.Parallel()
 		s, id := setup(t)
 		att, _ := s.AttachmentDir(id)
 		var steps []string
+		ans, _ := s.AnswersFile(id)
 		s.remove = func(name string) error {
+			if name == ans {
+				if exists(att) || !entryPresent(t, s, id) {
+					t.Error("answers removed before the attachments or after the entry")
+				}
+				steps = append(steps, "answers")
+				return os.Remove(name)
+			}
 			if !exists(att) || !entryPresent(t, s, id) {
 				t.Error("file removed after the attachments or the entry")
 			}
@@ -895,7 +927,7 @@ func TestDeleteOrder(t *testing.T) {
 		if err := s.Delete(id); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(steps, []string{"file", "attachments"}) || entryPresent(t, s, id) {
+		if !reflect.DeepEqual(steps, []string{"file", "attachments", "answers"}) || entryPresent(t, s, id) {
 			t.Fatalf("steps = %v, entry present %v", steps, entryPresent(t, s, id))
 		}
 	})

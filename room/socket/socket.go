@@ -231,6 +231,15 @@ type Hooks interface {
 	Activity(ctx context.Context, topic, account, event string, body []byte) error
 }
 
+// HookReplier is a Hooks that answers some hook calls with more than {}:
+// a PermissionRequest decision the person gave from the needs-you list
+// (app/needslist.go). HookReply runs after Activity took the call and may
+// wait for the person until ctx ends (the CLI closed the call: the prompt
+// was answered in its pane); nil means {}.
+type HookReplier interface {
+	HookReply(ctx context.Context, topic, account, event string, body []byte) []byte
+}
+
 // SetHooks wires the seats' hooks (before any seat starts).
 func (s *Server) SetHooks(h Hooks) {
 	s.mu.Lock()
@@ -299,8 +308,14 @@ func (s *Server) serveHook(w http.ResponseWriter, r *http.Request) {
 		deny(http.StatusBadRequest, "hook not taken: "+err.Error())
 		return
 	}
+	reply := []byte("{}")
+	if hr, ok := hooks.(HookReplier); ok && event != "" {
+		if b := hr.HookReply(r.Context(), topic, account, event, body); b != nil {
+			reply = b
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, "{}")
+	w.Write(reply)
 }
 
 // logRefused logs a refused request, at most one line per hookLogEvery
