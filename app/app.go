@@ -333,9 +333,9 @@ func (a *App) follow(ctx context.Context, sub *room.Subscription, seatEvents <-c
 					}
 				}
 			}
+			a.noteMention(*ev) // before the screens hear of the post: their SeenPosts finds it
 			a.bus.publish(Event{Kind: EventRoom, Room: *ev})
 			a.noteRoom(*ev)
-			a.noteMention(*ev)
 			if ev.Kind == room.EventUsage {
 				a.checkLimit(ev.Topic, ev.Account)
 			}

@@ -167,8 +167,20 @@ type needList struct {
 	// last is each topic's newest post and count (for SeenPosts).
 	lastID map[string]string
 	count  map[string]int
-	recMu  sync.Mutex // one write to a record at a time
+	// gone are the items that left the list lately and why, oldest first
+	// (goneKeep at most): an answer from a screen that still showed one
+	// is told what happened instead of "no such item".
+	gone  []goneItem
+	recMu sync.Mutex // one write to a record at a time
 }
+
+type goneItem struct {
+	item NeedItem
+	why  string
+}
+
+// goneKeep bounds the items remembered after they left the list.
+const goneKeep = 256
 
 func newNeedList() *needList {
 	return &needList{items: map[string]*listItem{}, lastID: map[string]string{}, count: map[string]int{}}
@@ -225,6 +237,10 @@ func (a *App) dropLocked(it *listItem, why string) {
 		return
 	}
 	delete(a.list.items, it.ID)
+	a.list.gone = append(a.list.gone, goneItem{it.copy(), why})
+	if len(a.list.gone) > goneKeep {
+		a.list.gone = slices.Delete(a.list.gone, 0, len(a.list.gone)-goneKeep)
+	}
 	if it.reply != nil {
 		close(it.reply) // a held hook returns {}
 		it.reply = nil
@@ -340,7 +356,7 @@ func question(raw json.RawMessage) (string, []string) {
 // promptAnswers are the one-key answers of a prompt item, as its CLI and
 // the way it is answered allow.
 func promptAnswers(it *listItem) []NeedAnswer {
-	yes, always, no := NeedAnswer{"yes", "y", "yes"}, NeedAnswer{"always", "a", "always (don't ask again)"}, NeedAnswer{"no", "n", "no"}
+	yes, always, no := NeedAnswer{"yes", "y", "yes"}, NeedAnswer{"always", "a", "always"}, NeedAnswer{"no", "n", "no"}
 	switch {
 	case it.Kind == NeedPermission && it.kind == seat.KindClaudeCode:
 		if len(it.suggest) > 0 && string(it.suggest) != "null" && string(it.suggest) != "[]" {
@@ -493,7 +509,14 @@ func (a *App) AnswerNeed(id, answer, screen string) (AnswerResult, error) {
 	a.list.mu.Lock()
 	it, ok := a.list.items[id]
 	if !ok {
-		a.list.mu.Unlock()
+		defer a.list.mu.Unlock()
+		for _, g := range slices.Backward(a.list.gone) {
+			if g.item.ID == id {
+				// Another screen answered it, the pane did, or its cause
+				// ended: nothing is sent.
+				return AnswerResult{Note: g.item.Name + "'s " + g.item.Kind + " is no longer waiting (" + g.why + "): nothing was sent"}, nil
+			}
+		}
 		return AnswerResult{}, fmt.Errorf("%w: %s", ErrNoNeed, id)
 	}
 	var label string

@@ -133,8 +133,11 @@ func TestNeedsListClaudePermissionThroughHook(t *testing.T) {
 		t.Fatalf("the hook's answer: %+v", r)
 	}
 	awaitGone(t, a, it.ID)
-	if _, err := a.AnswerNeed(it.ID, "yes", "test-screen"); !errors.Is(err, ErrNoNeed) {
-		t.Fatalf("a second answer: %v", err)
+	if res, err := a.AnswerNeed(it.ID, "yes", "test-screen"); err != nil || res.Done || !strings.Contains(res.Note, "no longer waiting (answered (always)): nothing was sent") {
+		t.Fatalf("a second answer: %+v %v", res, err)
+	}
+	if _, err := a.AnswerNeed("n999", "yes", "test-screen"); !errors.Is(err, ErrNoNeed) {
+		t.Fatalf("an unknown item: %v", err)
 	}
 	recs, err := a.NeedAnswers(topic)
 	if err != nil || len(recs) != 1 {

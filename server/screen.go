@@ -132,7 +132,7 @@ func (s *Server) serveTUI(ctx context.Context, c *client) attach.Exit {
 		}
 	}
 	o := tui.Options{
-		App: s.a, Prefix: prefix, In: in, Out: out,
+		App: s.a, Prefix: prefix, In: in, Out: out, Screen: fmt.Sprintf("terminal %d", c.id),
 		Width: max(c.hello.Cols, 1), Height: max(c.hello.Rows, 1), Env: env, Server: true, Location: time.Local,
 		Status: s.attachStatus(), ConfigErrors: s.a.ConfigErrors(), Topic: s.topicToShow(),
 		OnShow: func(t string) {

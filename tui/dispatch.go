@@ -28,6 +28,8 @@ func (m *model) keyCtx() keyCtx {
 		return ctxHelp
 	case m.dlg != nil:
 		return ctxDialog
+	case m.nl.open:
+		return ctxNeeds
 	case m.renaming != "" || m.nicking != "":
 		return ctxRename
 	case m.att.picker != nil:
@@ -100,6 +102,10 @@ func (m *model) key(msg tea.KeyPressMsg) tea.Cmd {
 		ctx = ctxInput
 	case ctxPicker:
 		return m.pickerKey(msg)
+	case ctxNeeds:
+		if cmd, ok := m.needsAnswerKey(k); ok {
+			return cmd
+		}
 	}
 	if act, ok := lookup(ctx, k, m.prefix); ok {
 		return m.do(act, ctx)
@@ -183,6 +189,7 @@ var contextKeys = map[keyCtx]func(m *model, act action) (tea.Cmd, bool){
 	ctxRoom:       (*model).roomKey,
 	ctxParts:      (*model).partsKey,
 	ctxInput:      (*model).inputKey,
+	ctxNeeds:      (*model).needsKey,
 }
 
 func (m *model) helpKey(act action) (tea.Cmd, bool) {
@@ -489,7 +496,7 @@ func (m *model) doDelete(keyCtx) tea.Cmd {
 }
 
 func (m *model) doPaneNumbers(keyCtx) tea.Cmd {
-	if m.help || m.dlg != nil || m.renaming != "" {
+	if m.help || m.dlg != nil || m.renaming != "" || m.nl.open {
 		return nil // the digit belongs to what is open
 	}
 	if len(m.panes()) == 0 {

@@ -30,6 +30,7 @@ const (
 	ctxNumbers                  // the pane numbers are shown (prefix #)
 	ctxChips                    // the attachment chips above the input line are selected (attach.go)
 	ctxPicker                   // the file picker is open (attach.go)
+	ctxNeeds                    // the needs-you list is open (prefix !)
 )
 
 var ctxTitles = map[keyCtx]string{
@@ -47,9 +48,10 @@ var ctxTitles = map[keyCtx]string{
 	ctxNumbers:    "Pane numbers shown (prefix #)",
 	ctxChips:      "Attachments above the input line (ctrl+x)",
 	ctxPicker:     "File picker (ctrl+o)",
+	ctxNeeds:      "Needs-you list (prefix !)",
 }
 
-var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp, ctxNumbers, ctxChips, ctxPicker}
+var ctxOrder = []keyCtx{ctxPrefix, ctxInput, ctxCandidates, ctxTopics, ctxRoom, ctxParts, ctxPane, ctxScroll, ctxDialog, ctxRename, ctxHelp, ctxNumbers, ctxChips, ctxPicker, ctxNeeds}
 
 type action int
 
@@ -123,6 +125,8 @@ const (
 	actClearInput
 	actStartAndSend
 	actGoOn
+	actNeeds
+	actAnswer
 )
 
 // binding is one row of the table. Keys are Bubble Tea key strings
@@ -157,6 +161,7 @@ var bindings = []binding{
 	{ctxPrefix, []string{"P"}, actToggleParts, "show or hide the participants"},
 	{ctxPrefix, []string{"?"}, actHelp, "this help"},
 	{ctxPrefix, []string{"g"}, actGoOn, "let the topic's agents go on for another budget of agent posts (\"agent_loop\": \"hold\"): the posts held past it are typed, in order; else says the count"},
+	{ctxPrefix, []string{"!"}, actNeeds, "the needs-you list: every topic's prompts (tool and input), limits, errors, unanswered turns, posts to you not yet seen, newest first; Enter jumps, one key answers"},
 	{ctxPrefix, []string{"~"}, actNotices, "the notices shown on the status line, whole (like tmux's show-messages)"},
 	{ctxPrefix, []string{"d"}, actDetach, "detach: this terminal goes, the sessions keep running (pullcept, pullcept attach or pullcept a attaches again)"},
 	{ctxPrefix, []string{"q"}, actQuit, "quit: stop the sessions and the server (asks first; offers detach)"},
@@ -266,6 +271,13 @@ var bindings = []binding{
 	{ctxChips, []string{"x", "delete", "backspace"}, actRemoveChip, "remove the selected attachment (nothing was saved yet)"},
 	{ctxChips, []string{"esc", "enter", "i"}, actClose, "back to the input line"},
 
+	{ctxNeeds, []string{"up", "k"}, actUp, "previous item"},
+	{ctxNeeds, []string{"down", "j"}, actDown, "next item"},
+	{ctxNeeds, []string{"enter"}, actOpen, "jump to the item: its topic on screen, its seat's pane focused (a post to you: the room)"},
+	{ctxNeeds, []string{"y", "a", "n", "digit"}, actAnswer, "answer the selected prompt as its line shows: y yes, a always (don't ask again), n no, 1 … 9 a question's choice (through the CLI's hook, else typed into its pane only if the same prompt still waits)"},
+	{ctxNeeds, []string{"h"}, actExpand, "the selected item's topic's answered items: who answered what, from which screen, when (again: the open items)"},
+	{ctxNeeds, []string{"esc", "q"}, actClose, "close the list"},
+
 	{ctxPicker, []string{"esc", "q"}, actClose, "close the picker (nothing attached)"},
 	{ctxPicker, []string{"any"}, actNone, "↑/↓ (k/j) move, PgUp/PgDn, g/G first/last; → (l) or Enter opens a folder, Enter on a file attaches it; ← (h) or Backspace the folder above"},
 }
@@ -292,6 +304,7 @@ var actions = map[action]func(m *model, ctx keyCtx) tea.Cmd{
 	actRename:       func(m *model, _ keyCtx) tea.Cmd { m.startRename(m.topic); return nil },
 	actDelete:       (*model).doDelete,
 	actHelp:         func(m *model, _ keyCtx) tea.Cmd { m.help, m.helpNotices, m.helpOff = true, false, 0; return nil },
+	actNeeds:        func(m *model, _ keyCtx) tea.Cmd { return m.openNeeds() },
 	actNotices:      func(m *model, _ keyCtx) tea.Cmd { m.help, m.helpNotices, m.helpOff = true, true, 1<<30; return nil }, // the newest in view: the overlay clamps it to the last page
 	actNextLayout:   func(m *model, _ keyCtx) tea.Cmd { m.nextLayout(); return nil },
 	actPaneNumbers:  (*model).doPaneNumbers,

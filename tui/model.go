@@ -72,6 +72,10 @@ type model struct {
 	mentions map[string]bool
 	// loops are the topics whose agents reached the loop budget (loop.go).
 	loops map[string]app.LoopState
+	// nl is the needs-you list (prefix !); screen names this screen to
+	// the app (who answered from where, who saw a post).
+	nl     needsState
+	screen string
 	// notices is the status line's log; helpNotices shows it in the help
 	// overlay.
 	notices     []notice
@@ -195,8 +199,11 @@ func newModel(o Options, exec func(func())) (*model, error) {
 		rooms: map[string]*roomState{}, running: map[string]int{}, usage: map[string]app.Usage{},
 		showTopics: true, showParts: true, input: newEditor(), renameEd: newEditor(),
 		paneText: map[Pane]string{}, paneSize: map[Pane][2]int{}, status: o.Status,
-		server: o.Server, startTopic: o.Topic, onShow: o.OnShow, clients: o.Clients, program: o.Program,
+		screen: o.Screen, server: o.Server, startTopic: o.Topic, onShow: o.OnShow, clients: o.Clients, program: o.Program,
 		att: newAttachState(o.Env),
+	}
+	if m.screen == "" {
+		m.screen = "terminal"
 	}
 	if m.seats == nil && m.status == "" {
 		m.status = "no seats: add an account to config.json to seat a CLI here; the room works for you alone"
@@ -283,6 +290,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	before := m.status
 	m.sameView, m.panesOnly = false, false
 	cmd := m.update(msg)
+	m.reportSeen()
 	var expire tea.Cmd
 	if m.status != before && m.status != "" {
 		expire = m.noticed(m.status)
@@ -338,6 +346,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			return m.resync()
 		case app.EventNeedsYou:
 			return m.takeNeed(msg.ev.Need)
+		case app.EventNeedsList:
+			m.refreshNeeds()
 		case app.EventMCP:
 			m.refreshMCP()
 		case app.EventDelivery:

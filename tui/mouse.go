@@ -8,7 +8,7 @@ import (
 
 func (m *model) click(ms tea.Mouse) tea.Cmd {
 	m.drag = nil
-	if ms.Button != tea.MouseLeft || m.help || m.dlg != nil {
+	if ms.Button != tea.MouseLeft || m.help || m.dlg != nil || m.nl.open {
 		return nil
 	}
 	x, y := ms.X, ms.Y

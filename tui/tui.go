@@ -217,6 +217,9 @@ type Options struct {
 	// attached terminal: prefix d detaches, quitting offers it, and the
 	// process's signals are the server's, not this screen's.
 	Server bool
+	// Screen names this screen to the app: who answered a needs-you item
+	// from where, which screen saw a post ("" = "terminal").
+	Screen string
 	// Topic is the topic to show first ("" = a new one).
 	Topic string
 	// OnShow is told the topic on screen each time it changes.

@@ -106,6 +106,8 @@ func (m *model) frame() ([]string, *tea.Cursor) {
 		m.overlayHelp(rows)
 	case m.dlg != nil:
 		m.overlayDialog(rows)
+	case m.nl.open:
+		m.overlayNeeds(rows)
 	case m.att.picker != nil:
 		m.overlayPicker(rows)
 	case m.nicking != "":

@@ -101,6 +101,9 @@ const walkDropDir = "{drops}"
 
 func walkDrop(name string) string { return "'" + walkDropDir + "/" + name + "'" }
 
+// needsWalkEmpty: why the needs-you list's moves are not walked.
+const needsWalkEmpty = "the walk's needs-you list is empty (its seats open no prompt and say nothing to the person): moving changes nothing; tui TestNeedsListKeys moves through items"
+
 // Frequent checks.
 const (
 	wantInputFocused = `say something to the room…`
@@ -129,6 +132,7 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		ctxNumbers: k("C-b", "#", "wait:(?m) {3,}1 {3,}"),
 		ctxChips:   k("paste:"+walkDrop("walk-a.txt"), "wait:\\[walk-a\\.txt", "paste:"+walkDrop("walk-b.txt"), "wait:\\[walk-b\\.txt", "C-x"),
 		ctxPicker:  k("C-o", "wait:Attach a file — "),
+		ctxNeeds:   k("C-b", "!", "wait:Needs you — "),
 	}
 	walkRestore := map[keyCtx][]string{
 		ctxCandidates: k("Escape"),
@@ -139,6 +143,7 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		ctxNumbers:    k("Escape"),
 		ctxChips:      k("x", "x", "x"),
 		ctxPicker:     k("q"),
+		ctxNeeds:      k("q"),
 	}
 
 	// walkHome ends every step's way back: the input line focused, emptied.
@@ -176,6 +181,7 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		{ctxPrefix, ","}: {post: k("text:2", "Enter"), want: `Room · walk topic2`, restore: renameWalk},
 		{ctxPrefix, "&"}: {want: `Delete topic`, restore: k("n")},
 		{ctxPrefix, "["}: {pre: k("C-b", "#", "1", "wait:▶ 1 Ann"), want: `scroll mode: Ann`, restore: k("q")},
+		{ctxPrefix, "!"}: {want: `Needs you — `, restore: k("q")},
 		{ctxPrefix, "t"}: {gone: `Topics ＋`, restore: k("C-b", "t")},
 		{ctxPrefix, "P"}: {gone: `Participants`, restore: k("C-b", "P")},
 		{ctxPrefix, "?"}: {want: `Keys — `, restore: k("q")},
@@ -364,6 +370,23 @@ var walkthrough = sync.OnceValue(func() walkTables {
 		{ctxChips, "i"}:         {post: k("text:z"), want: `(?m)^› z\s*$`, restore: k("C-x", "x", "x")},
 
 		// The file picker, in the folder of walk-a.txt and walk-b.txt.
+		// The walk's seats open no prompt and say nothing to the person, so
+		// its needs-you list is empty; e2e TestTUINeedsListRealClaude lists
+		// and answers a real Claude prompt, tui TestNeedsListKeys moves
+		// through items.
+		{ctxNeeds, "up"}:    {kind: WalkUnchecked, why: needsWalkEmpty},
+		{ctxNeeds, "k"}:     {kind: WalkUnchecked, why: needsWalkEmpty},
+		{ctxNeeds, "down"}:  {kind: WalkUnchecked, why: needsWalkEmpty},
+		{ctxNeeds, "j"}:     {kind: WalkUnchecked, why: needsWalkEmpty},
+		{ctxNeeds, "enter"}: {gone: `Needs you — `},
+		{ctxNeeds, "y"}:     {want: `nothing selected to answer`},
+		{ctxNeeds, "a"}:     {want: `nothing selected to answer`},
+		{ctxNeeds, "n"}:     {want: `nothing selected to answer`},
+		{ctxNeeds, "digit"}: {press: k("1"), want: `nothing selected to answer`},
+		{ctxNeeds, "h"}:     {want: `Answered in “walk topic”`},
+		{ctxNeeds, "esc"}:   {gone: `Needs you — `},
+		{ctxNeeds, "q"}:     {gone: `Needs you — `},
+
 		{ctxPicker, "esc"}: {gone: `Attach a file — `},
 		{ctxPicker, "q"}:   {gone: `Attach a file — `},
 		{ctxPicker, "any"}: {press: k("j"), want: `▶\s+\S+\s+walk-b\.txt`},
