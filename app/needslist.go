@@ -509,14 +509,21 @@ func (a *App) AnswerNeed(id, answer, screen string) (AnswerResult, error) {
 	a.list.mu.Lock()
 	it, ok := a.list.items[id]
 	if !ok {
-		defer a.list.mu.Unlock()
 		for _, g := range slices.Backward(a.list.gone) {
-			if g.item.ID == id {
-				// Another screen answered it, the pane did, or its cause
-				// ended: nothing is sent.
-				return AnswerResult{Note: g.item.Name + "'s " + g.item.Kind + " is no longer waiting (" + g.why + "): nothing was sent"}, nil
+			if g.item.ID != id {
+				continue
 			}
+			// Another screen answered it, the pane did, or its cause
+			// ended: nothing is sent, and the attempt is recorded.
+			it := g.item
+			a.list.mu.Unlock()
+			res := AnswerResult{Note: it.Name + "'s " + it.Kind + " is no longer waiting (" + g.why + "): nothing was sent"}
+			if !slices.ContainsFunc(it.Answers, func(x NeedAnswer) bool { return x.ID == answer }) {
+				return AnswerResult{}, fmt.Errorf("%w: %q (%s)", ErrNoSuchReply, answer, it.Kind)
+			}
+			return a.record(it, answer, screen, res), nil
 		}
+		a.list.mu.Unlock()
 		return AnswerResult{}, fmt.Errorf("%w: %s", ErrNoNeed, id)
 	}
 	var label string
@@ -534,14 +541,27 @@ func (a *App) AnswerNeed(id, answer, screen string) (AnswerResult, error) {
 		a.list.mu.Unlock() // nothing reached the prompt: not an answer to record
 		return res, nil
 	}
+	item := it.copy()
+	a.list.mu.Unlock()
+	return a.record(item, answer, screen, res), nil
+}
+
+// record writes an answer to its topic's record; a failure is said in the
+// result's note (and logged).
+func (a *App) record(it NeedItem, answer, screen string, res AnswerResult) AnswerResult {
+	var label string
+	for _, ans := range it.Answers {
+		if ans.ID == answer {
+			label = ans.Label
+		}
+	}
 	rec := AnswerRecord{At: time.Now().UTC(), Who: a.PersonName(), Screen: wire.OneLine(screen), Topic: it.Topic, Account: it.Account,
 		Name: it.Name, Kind: it.Kind, Tool: it.Tool, Input: it.Input, Text: it.Text, Answer: answer, Label: label, Via: res.Via, Done: res.Done, Note: res.Note}
-	a.list.mu.Unlock()
 	if err := a.recordAnswer(rec); err != nil {
 		a.log.Error("the answer could not be recorded", "topic", rec.Topic, "err", err)
 		res.Note += " (not recorded: " + err.Error() + ")"
 	}
-	return res, nil
+	return res
 }
 
 // answerLocked gives the answer: through the held hook, else as keys after

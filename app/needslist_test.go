@@ -140,8 +140,8 @@ func TestNeedsListClaudePermissionThroughHook(t *testing.T) {
 		t.Fatalf("an unknown item: %v", err)
 	}
 	recs, err := a.NeedAnswers(topic)
-	if err != nil || len(recs) != 1 {
-		t.Fatalf("record: %+v %v", recs, err)
+	if err != nil || len(recs) != 2 || recs[1].Done || recs[1].Answer != "yes" {
+		t.Fatalf("record (the answer, then the late one): %+v %v", recs, err)
 	}
 	if rc := recs[0]; rc.Who != "Master" || rc.Screen != "test-screen" || rc.Account != "cc" || rc.Tool != "Bash" || rc.Input != "touch x" || rc.Answer != "always" || rc.Via != "hook" || !rc.Done || rc.At.IsZero() {
 		t.Fatalf("record: %+v", rc)
@@ -229,7 +229,7 @@ func TestNeedsListAnswerTypedOnlyIntoTheSameWait(t *testing.T) {
 	before := pane.Render()
 	s.Activity.PersonKeys([]byte("\r")) // as the pane's key filter takes the person's Enter
 	res, err = a.AnswerNeed(it.ID, "no", "scr")
-	if err != nil || res.Done || !strings.Contains(res.Note, "nothing was typed") {
+	if err != nil || res.Done || !strings.Contains(res.Note, "nothing was") { // typed, or sent: the pane's answer may have taken the item off already
 		t.Fatalf("an answer to a prompt answered in the pane: %+v %v", res, err)
 	}
 	time.Sleep(300 * time.Millisecond) // nothing is to come: give a wrong key time to show
