@@ -279,3 +279,41 @@ func TestNeedsListMentionsSeenAndBudget(t *testing.T) {
 		t.Fatalf("budget over: %+v", l)
 	}
 }
+
+// TestNeedsListSeatErrorAndLimit: a seat that ends by itself on a failure is
+// an item until it runs again; a seat stopped at its usage limit is one
+// until the limit is over; a requested stop is none.
+func TestNeedsListSeatErrorAndLimit(t *testing.T) {
+	t.Parallel()
+	st := &fakeStarter{argv: []string{"/bin/sh", "-c", "echo up; exit 3"}}
+	a := newApp(t, []seat.Account{{ID: "cat", Name: "Cat", Kind: seat.KindCLI, Command: "cat"}}, st)
+	topic, _ := a.NewTopic()
+	if _, err := a.StartSeat(context.Background(), topic, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	it := awaitItem(t, a, topic, NeedError, nil)
+	if it.Account != "cat" || !strings.Contains(it.Text, "exit 3") {
+		t.Fatalf("error item: %+v", it)
+	}
+	st.mu.Lock()
+	st.argv = []string{"/bin/sh", "-c", "echo up; exec sleep 60"}
+	st.mu.Unlock()
+	if _, err := a.RestartSeat(context.Background(), topic, "cat"); err != nil {
+		t.Fatal(err)
+	}
+	awaitGone(t, a, it.ID)
+	s, _ := a.seats.Seat(topic, "cat")
+	s.Activity.SetLimited(time.Time{})
+	lim := awaitItem(t, a, topic, NeedLimited, nil)
+	s.Activity.Unlimit()
+	awaitGone(t, a, lim.ID)
+	if err := a.StopSeat(topic, "cat", "test"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // a wrong item would come with the exit's event
+	for _, it := range a.NeedsList() {
+		if it.Kind == NeedError {
+			t.Fatalf("a requested stop listed: %+v", it)
+		}
+	}
+}

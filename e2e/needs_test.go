@@ -264,3 +264,78 @@ func tuiNeedsScenario(t *testing.T, bins clihome.Bins, command string) {
 	}
 	r.keys("Escape")
 }
+
+// TestRealCodexNeedsList: Codex shows its prompt only once its
+// PermissionRequest hook returned, so its item is answered by typing the
+// answer's key into the pane, after checking the same prompt still waits:
+// y runs the command once, Esc (no) keeps it from running, and an answer
+// after the pane's own types nothing.
+func TestRealCodexNeedsList(t *testing.T) {
+	t.Parallel()
+	c := newCLIRoom(t, permAgent("exec_command", func(cmd string) map[string]any {
+		return map[string]any{"cmd": cmd, "sandbox_permissions": "require_escalated", "justification": "Run the check?"}
+	}))
+	topic := c.topic()
+	c.startSeat(t, topic, "codex", codexName)
+	const prompt = "Would you like to run the following command?"
+	item := func(from int, marker string) map[string]any {
+		t.Helper()
+		ev := c.waitFrom(from, func(m map[string]any) bool {
+			ch, _ := m["change"].(map[string]any)
+			it, _ := ch["item"].(map[string]any)
+			return m["event"] == "needs" && ch["gone"] == nil && it["kind"] == "permission" && strings.Contains(fmt.Sprint(it["input"]), marker)
+		})
+		it := ev["change"].(map[string]any)["item"].(map[string]any)
+		if it["via"] != "keys" || it["tool"] != "Bash" || it["account"] != "codex" {
+			t.Fatalf("the item: %v", it)
+		}
+		return it
+	}
+	for _, tc := range []struct {
+		answer string
+		runs   int
+		pane   bool
+	}{{"yes", 1, false}, {"no", 0, false}, {"no", 1, true}} {
+		marker := filepath.Join(c.cwd, fmt.Sprintf("ran-%s-%v", tc.answer, tc.pane))
+		from := c.mark()
+		c.post(t, topic, "@"+codexName+" run echo ran >> "+marker, c.lastPostID(topic))
+		it := item(from, marker)
+		c.waitScreen(t, topic, "codex", prompt)
+		if tc.pane {
+			c.do(map[string]any{"cmd": "keys", "topic": topic, "account": "codex", "keys": "y"})
+			c.waitActivity(t, from, topic, "codex", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+		}
+		var res map[string]any
+		for {
+			res = c.do(map[string]any{"cmd": "answer", "item": it["id"], "answer": tc.answer, "screen": "e2e"})
+			r, _ := res["result"].(map[string]any)
+			if !strings.Contains(fmt.Sprint(r["note"]), "still opening") {
+				break
+			}
+			time.Sleep(100 * time.Millisecond) // the answer waits out the prompt's opening (app.promptOpening)
+		}
+		r, _ := res["result"].(map[string]any)
+		if tc.pane {
+			if r["done"] != false || !strings.Contains(fmt.Sprint(r["note"]), "nothing was") {
+				t.Fatalf("an answer after the pane's: %v", res)
+			}
+		} else {
+			if r["done"] != true || r["via"] != "keys" {
+				t.Fatalf("%s: %v", tc.answer, res)
+			}
+			c.waitActivity(t, from, topic, "codex", func(a map[string]any) bool {
+				return a["state"] == "ready" && (a["signal"] == "Stop" || a["signal"] == "Interrupt" || a["signal"] == "interrupted turn aborted")
+			})
+		}
+		if tc.runs == 1 {
+			waitFileHas(t, marker, "ran")
+		}
+		time.Sleep(500 * time.Millisecond) // a second run, or a late one, would show by now
+		if n := runs(marker); n != tc.runs {
+			t.Fatalf("%s (pane first %v): the command ran %d times, want %d", tc.answer, tc.pane, n, tc.runs)
+		}
+		if scr := c.screenOf(t, topic, "codex"); strings.Contains(scr, prompt) {
+			t.Fatalf("%s: the prompt is still up:\n%s", tc.answer, scr)
+		}
+	}
+}
