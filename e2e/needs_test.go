@@ -339,3 +339,74 @@ func TestRealCodexNeedsList(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClaudeNeedsListQuestion: a question Claude asks (AskUserQuestion)
+// is an item with its question and numbered choices from the hook's
+// payload; a digit answers it, typed into the pane while the same question
+// waits, and the model gets that choice.
+func TestRealClaudeNeedsListQuestion(t *testing.T) {
+	t.Parallel()
+	questionScenario(t, newCLIRoom(t, askColour))
+}
+
+func TestLatestClaudeNeedsListQuestion(t *testing.T) {
+	t.Parallel()
+	questionScenario(t, newLatestRoom(t, askColour, "claude --permission-mode default"))
+}
+
+// askColour: an admin post "ask" makes the model ask the person a question
+// with two choices, then say what it got.
+func askColour(r fakemodel.Request) fakemodel.Reply {
+	tag, body, ok := fakemodel.ParseTagged(r.LastUserTurn())
+	if !ok || tag.Role != "admin" || body != "ask" {
+		return fakemodel.Say("ok")
+	}
+	if res := r.ResultsFor("AskUserQuestion"); len(res) > 0 {
+		return fakemodel.Say("got " + res[0].Output)
+	}
+	return fakemodel.Call("AskUserQuestion", map[string]any{"questions": []any{map[string]any{
+		"question": "Which colour?", "header": "Colour", "multiSelect": false,
+		"options": []any{map[string]any{"label": "Red", "description": "warm"}, map[string]any{"label": "Blue", "description": "cool"}},
+	}}})
+}
+
+func questionScenario(t *testing.T, c *cliRoom) {
+	t.Helper()
+	topic := c.topic()
+	c.startSeat(t, topic, "claude", claudeName)
+	from := c.mark()
+	c.post(t, topic, "@"+claudeName+" ask", "")
+	ev := c.waitFrom(from, func(m map[string]any) bool {
+		ch, _ := m["change"].(map[string]any)
+		it, _ := ch["item"].(map[string]any)
+		return m["event"] == "needs" && it["kind"] == "question" && it["text"] == "Which colour?"
+	})
+	it := ev["change"].(map[string]any)["item"].(map[string]any)
+	if it["tool"] != "AskUserQuestion" || fmt.Sprint(it["answers"]) != "[map[id:1 key:1 label:Red] map[id:2 key:2 label:Blue]]" || it["via"] != "keys" {
+		t.Fatalf("the question's item: %v", it)
+	}
+	c.waitScreen(t, topic, "claude", "Which colour?")
+	var res map[string]any
+	for {
+		res = c.do(map[string]any{"cmd": "answer", "item": it["id"], "answer": "2", "screen": "e2e"})
+		if r, _ := res["result"].(map[string]any); !strings.Contains(fmt.Sprint(r["note"]), "still opening") {
+			break
+		}
+		time.Sleep(100 * time.Millisecond) // the answer waits out the prompt's opening (app.promptOpening)
+	}
+	if r, _ := res["result"].(map[string]any); r["done"] != true || r["via"] != "keys" {
+		t.Fatalf("the answer: %v", res)
+	}
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+	got := ""
+	for _, req := range c.model.Requests() {
+		for _, res := range req.AllResults {
+			if res.Tool == "AskUserQuestion" {
+				got = res.Output
+			}
+		}
+	}
+	if !strings.Contains(got, "Blue") || strings.Contains(got, "Red") {
+		t.Fatalf("the model got %q, want the choice Blue", got)
+	}
+}
