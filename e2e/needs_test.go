@@ -32,16 +32,16 @@ func permShell() fakemodel.Behaviour {
 	return permAgent("Bash", func(cmd string) map[string]any { return map[string]any{"command": cmd, "description": "Run the check"} })
 }
 
+// The newest Claude (a seat launches it in --permission-mode default),
+// then the oldest supported.
 func TestRealClaudeNeedsList(t *testing.T) {
 	t.Parallel()
 	needsScenario(t, newCLIRoom(t, permShell()))
 }
 
-// The newest Claude starts in auto mode, which asks nothing: the prompt
-// needs --permission-mode default (latest_test.go).
-func TestLatestClaudeNeedsList(t *testing.T) {
+func TestOldestClaudeNeedsList(t *testing.T) {
 	t.Parallel()
-	needsScenario(t, newLatestRoom(t, permShell(), "claude --permission-mode default"))
+	needsScenario(t, newOldestRoom(t, permShell()))
 }
 
 // needsScenario drives serve's needs, answer and needs answered commands
@@ -172,6 +172,12 @@ func needsScenario(t *testing.T, c *cliRoom) {
 // running; h shows both answers with the screen they came from.
 func TestTUINeedsListRealClaude(t *testing.T) {
 	t.Parallel()
+	tuiNeedsScenario(t, newestBins(t), "")
+}
+
+// TestTUINeedsListOldestClaude is the same with the oldest supported Claude.
+func TestTUINeedsListOldestClaude(t *testing.T) {
+	t.Parallel()
 	bins, err := clihome.FindBins()
 	if err != nil {
 		required(t, err.Error())
@@ -179,36 +185,11 @@ func TestTUINeedsListRealClaude(t *testing.T) {
 	tuiNeedsScenario(t, bins, "")
 }
 
-// TestTUINeedsListLatestClaude is the same with the newest Claude (in
-// --permission-mode default: it starts in auto mode, which asks nothing).
-func TestTUINeedsListLatestClaude(t *testing.T) {
-	t.Parallel()
-	tuiNeedsScenario(t, clihome.RequireLatestBins(t), "claude --permission-mode default")
-}
-
 func tuiNeedsScenario(t *testing.T, bins clihome.Bins, command string) {
 	t.Helper()
 	model := fakemodel.Start(t, permShell())
-	cwd := t.TempDir()
-	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
-	phome := t.TempDir()
-	writeConfig(t, phome, fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q}]}`, claudeName, cwd, command))
-	var env []string
-	for _, kv := range h.Env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			kv = "PATH=" + bins.Dir + ":" + v
-		}
-		env = append(env, kv)
-	}
-	r := startTUI(t, phome, env, 200, 50, func() { t.Logf("the model's requests:\n%s", describeRequests(model.Requests())) })
-	r.waitText("say something to the room", "Participants", claudeName)
-	r.prefix("a")
-	r.keys("j")
-	r.keys("s")
-	paneTitle := claudeName + " · claude_code · running"
-	r.waitForWithin(cliWait, "Claude's prompt in Lin's pane and Lin in the room", func(scr string) bool {
-		return strings.Contains(paneText(scr, paneTitle), "pullcept ·") && regexp.MustCompile(`● `+claudeName+` +in room`).MatchString(scr)
-	})
+	c := startClaudeTUI(t, bins, model, command)
+	r, cwd, paneTitle := c.r, c.cwd, c.paneTitle
 
 	for _, tc := range []struct {
 		key, said string
@@ -349,9 +330,9 @@ func TestRealClaudeNeedsListQuestion(t *testing.T) {
 	questionScenario(t, newCLIRoom(t, askColour))
 }
 
-func TestLatestClaudeNeedsListQuestion(t *testing.T) {
+func TestOldestClaudeNeedsListQuestion(t *testing.T) {
 	t.Parallel()
-	questionScenario(t, newLatestRoom(t, askColour, "claude --permission-mode default"))
+	questionScenario(t, newOldestRoom(t, askColour))
 }
 
 // askColour: an admin post "ask" makes the model ask the person a question

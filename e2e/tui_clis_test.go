@@ -91,21 +91,22 @@ func describeRequests(reqs []fakemodel.Request) string {
 	return b.String()
 }
 
-// TestTUIRealClaude drives the real Claude Code CLI through the TUI: start
-// Lin's seat from the participants panel, wait for its prompt and its
-// sidecar in the room, type "@Lin hello" in the input line; the model gets
-// the tagged post, Lin answers through say_to_room, the room pane and the
-// topic's log show the post then the answer; quitting ends Claude.
-func TestTUIRealClaude(t *testing.T) {
-	t.Parallel()
-	bins := newestBins(t)
-	start := time.Now()
-	model := fakemodel.Start(t, roomAgent(nil))
+// claudeTUI is the real binary's screen in tmux with a real Claude seat.
+type claudeTUI struct {
+	r          *tuiRun
+	cwd, phome string
+	paneTitle  string // Lin's pane's title
+}
+
+// startClaudeTUI starts the screen with one Claude account, Lin (command ""
+// for the kind's default), against model; starts Lin's seat from the
+// participants panel and waits for its prompt and for Lin in the room.
+func startClaudeTUI(t *testing.T, bins clihome.Bins, model *fakemodel.Server, command string) claudeTUI {
+	t.Helper()
 	cwd := t.TempDir()
 	h := clihome.New(t, clihome.Options{BaseURL: model.URL, Cwd: cwd, MCPServers: []string{"pullcept"}})
 	phome := t.TempDir()
-	cfg := fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q}]}`, claudeName, cwd)
-	writeConfig(t, phome, cfg)
+	writeConfig(t, phome, fmt.Sprintf(`{"accounts":[{"id":"claude","name":%q,"kind":"claude_code","dir":%q,"command":%q}]}`, claudeName, cwd, command))
 	// The environment: the clean one of the CLI home (nothing of a
 	// surrounding Claude session, no real key), the CLIs on PATH, and
 	// pullcept's own variables.
@@ -132,6 +133,21 @@ func TestTUIRealClaude(t *testing.T) {
 		return strings.Contains(paneText(scr, paneTitle), "pullcept ·") &&
 			regexp.MustCompile(`● `+claudeName+` +in room`).MatchString(scr)
 	})
+	return claudeTUI{r: r, cwd: cwd, phome: phome, paneTitle: paneTitle}
+}
+
+// TestTUIRealClaude drives the real Claude Code CLI through the TUI: start
+// Lin's seat from the participants panel, wait for its prompt and its
+// sidecar in the room, type "@Lin hello" in the input line; the model gets
+// the tagged post, Lin answers through say_to_room, the room pane and the
+// topic's log show the post then the answer; quitting ends Claude.
+func TestTUIRealClaude(t *testing.T) {
+	t.Parallel()
+	bins := newestBins(t)
+	start := time.Now()
+	model := fakemodel.Start(t, roomAgent(nil))
+	c := startClaudeTUI(t, bins, model, "")
+	r, phome := c.r, c.phome
 
 	// The topic's record names the session the app minted; the Claude
 	// process runs it.

@@ -120,7 +120,7 @@ func (m *model) needsAnswerKey(key string) (tea.Cmd, bool) {
 	}
 	it, ok := m.selectedNeed()
 	if !ok {
-		m.status = "nothing selected to answer"
+		m.status = "nothing selected to answer with " + key
 		return nil, true
 	}
 	for _, ans := range it.Answers {
@@ -172,7 +172,8 @@ func (m *model) jumpNeed() tea.Cmd {
 func (m *model) reportSeen() {
 	nb, ok := m.needsBackend()
 	rs := m.cur()
-	if !ok || rs == nil || rs.offset != 0 || len(rs.posts) == 0 {
+	roomHidden := m.zoom != zoomNone && m.zoom != zoomRoom // a pane zoomed over it
+	if !ok || rs == nil || rs.offset != 0 || len(rs.posts) == 0 || roomHidden {
 		return
 	}
 	last := rs.posts[len(rs.posts)-1].MessageID
@@ -267,15 +268,7 @@ func (m *model) overlayNeeds(rows []string) {
 		head = " Answered in “" + m.topicName(m.nl.answered) + "” — h back, Esc closes"
 	}
 	all, selRow, selEnd := m.needsLines(w - 2)
-	body := m.lay.Body.H
-	if body <= 0 {
-		body = m.h
-	}
-	y := 0
-	if body >= 4 {
-		y = 1
-	}
-	h := max(body-y, 1)
+	y, h := m.overlayRows()
 	off := max(selEnd+1-(h-1), 0)
 	if m.nl.answered != "" {
 		off = max(len(all)-(h-1), 0) // the newest answers in view

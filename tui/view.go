@@ -818,17 +818,7 @@ func (m *model) overlayHelp(rows []string) {
 	if m.helpNotices {
 		all, head = m.noticeLines(w-2), " Notices, oldest first — ↑/↓ PgUp/PgDn scroll, Esc closes"
 	}
-	// The overlay stays above the status line: from the second row when
-	// there is room, else from the first.
-	body := m.lay.Body.H
-	if body <= 0 {
-		body = m.h
-	}
-	y := 0
-	if body >= 4 {
-		y = 1
-	}
-	h := max(body-y, 1)
+	y, h := m.overlayRows()
 	m.helpOff = min(m.helpOff, max(len(all)-(h-1), 0))
 	if more := len(all) - (h - 1); more > 0 {
 		head += fmt.Sprintf(" · %d–%d of %d", m.helpOff+1, min(m.helpOff+h-1, len(all)), len(all))
@@ -844,6 +834,20 @@ func (m *model) overlayHelp(rows []string) {
 		lines = append(lines, style(fit("", w), "48;5;235"))
 	}
 	overlay(rows, Rect{X: (m.w - w) / 2, Y: y, W: w, H: h}, lines, m.w)
+}
+
+// overlayRows are the first row and the height of a whole-body overlay
+// (the help, the needs-you list): above the status line, from the second
+// row when there is room, else from the first.
+func (m *model) overlayRows() (y, h int) {
+	body := m.lay.Body.H
+	if body <= 0 {
+		body = m.h
+	}
+	if body >= 4 {
+		y = 1
+	}
+	return y, max(body-y, 1)
 }
 
 // activityText is a seat's activity as a title shows it: "waiting for
