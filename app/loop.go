@@ -53,6 +53,6 @@ func (a *App) noteLoop(st LoopState) {
 	}
 	a.needs.mu.Unlock()
 	if on != had {
-		a.bus.publish(Event{Kind: EventNeedsYou, Need: n})
+		a.needChanged(n) // told, and kept in the needs-you list
 	}
 }

@@ -11,13 +11,15 @@ package app
 //	AnswerNeed(id, answer, screen)          one of the item's Answers
 //	SeenPosts(screen, topic, upTo)          a screen shows topic's posts up to upTo
 //	NeedAnswers(topic)                      the topic's answered items, oldest first
-//	NoteOverBudget(topic, account, on, why) issue 36's loop budget (its hook point)
 //
 // The items: a permission prompt (its tool and input from the hook's
 // payload, never from the pane's screen: spec 003 「アプリは端末へ書くが、
 // 端末の出力は読まない」), a question, an elicitation, a seat stopped at its
-// usage limit or on an error, an unanswered turn, a post addressed to the
-// person no screen has shown yet, an agent over its loop budget.
+// usage limit or on an error (a process's, or an API error that ended a
+// turn), an unanswered turn, a post addressed to the person no screen has
+// shown yet, a topic whose agents reached the loop budget (loop.go's
+// NeedLoop signal). Every needs-you signal (needs.go, loop.go) reaches the
+// list through needChanged.
 //
 // "Seen": a post addressed to the person is seen once any one of the
 // person's screens (a terminal's TUI, a browser page) has shown it — its
@@ -53,14 +55,11 @@ import (
 )
 
 // More reasons an item needs the person (besides NeedPermission,
-// NeedQuestion, NeedElicitation and NeedUnanswered).
+// NeedQuestion, NeedElicitation, NeedDialog, NeedUnanswered and NeedLoop).
 const (
 	NeedLimited = "limited" // the seat stopped at its usage limit
-	NeedError   = "error"   // the seat could not start, or ended on an error
+	NeedError   = "error"   // the seat could not start, ended, or its turn ended, on an error
 	NeedMention = "mention" // a post to the person no screen has shown
-	// NeedBudget: an agent went over its loop budget (issue 36 reports it
-	// with NoteOverBudget).
-	NeedBudget = "budget"
 )
 
 // EventNeedsList: an item of the needs-you list opened, changed or left
@@ -69,9 +68,11 @@ const EventNeedsList EventKind = "needs"
 
 // NeedItem is one open item of the needs-you list.
 type NeedItem struct {
-	ID      string    `json:"id"`
-	Kind    string    `json:"kind"` // Need*
-	Topic   string    `json:"topic"`
+	ID    string `json:"id"`
+	Kind  string `json:"kind"` // Need*
+	Topic string `json:"topic"`
+	// Account is the seat's (none for a topic's NeedLoop), or the post's
+	// speaker's.
 	Account string    `json:"account,omitempty"`
 	Name    string    `json:"name,omitempty"` // the seat's call name, or the post's speaker
 	Since   time.Time `json:"since"`
@@ -156,7 +157,9 @@ type listItem struct {
 	suggest json.RawMessage // Claude's permission_suggestions (always)
 	reply   chan []byte     // a held hook's answer (nil: not held)
 	ordinal int             // mention: the topic's post count at arrival
-	opened  time.Time
+	// turnFailure: the error item is a turn's API error (not the process's).
+	turnFailure bool
+	opened      time.Time
 }
 
 // needList is the list's state.
@@ -252,7 +255,7 @@ func (a *App) dropLocked(it *listItem, why string) {
 func (a *App) noteNeedList(n Need) {
 	a.list.mu.Lock()
 	defer a.list.mu.Unlock()
-	prompt := n.Why == NeedPermission || n.Why == NeedQuestion || n.Why == NeedElicitation
+	prompt := slices.Contains(promptKinds, n.Why)
 	if !n.On {
 		why := "answered"
 		if prompt {
@@ -267,12 +270,19 @@ func (a *App) noteNeedList(n Need) {
 	}
 	if !prompt {
 		if a.list.seatItem(n.Topic, n.Account, n.Why) == nil {
-			a.putLocked(&listItem{NeedItem: NeedItem{Kind: n.Why, Topic: n.Topic, Account: n.Account, Name: n.Name, Since: time.Now(), Post: n.Post}})
+			it := NeedItem{Kind: n.Why, Topic: n.Topic, Account: n.Account, Name: n.Name, Since: time.Now(), Post: n.Post}
+			if n.Why == NeedLoop { // the topic's agents: Name is the count's text
+				it.Name, it.Text = "", n.Name
+			}
+			a.putLocked(&listItem{NeedItem: it})
 		}
 		return
 	}
 	a.openPromptLocked(n.Topic, n.Account, n.Name, n.Why)
 }
+
+// promptKinds are the needs of a wait the seat's CLI shows in its pane.
+var promptKinds = []string{NeedPermission, NeedQuestion, NeedElicitation, NeedDialog}
 
 // openPromptLocked makes (or finds) the item of the wait open now in a
 // seat. Another wait open in the seat replaces its item.
@@ -285,7 +295,7 @@ func (a *App) openPromptLocked(topic, account, name, why string) *listItem {
 	if wait == "" {
 		return nil
 	}
-	for _, k := range []string{NeedPermission, NeedQuestion, NeedElicitation} {
+	for _, k := range promptKinds {
 		if it := a.list.seatItem(topic, account, k); it != nil {
 			if it.waitSeq == seq {
 				return it
@@ -698,29 +708,6 @@ func (a *App) SeenPosts(screen, topic, upTo string) {
 	}
 }
 
-// NoteOverBudget is issue 36's hook point: an agent went over its loop
-// budget (on), or is back within it. why says what it spent.
-func (a *App) NoteOverBudget(topic, account string, on bool, why string) {
-	a.list.mu.Lock()
-	defer a.list.mu.Unlock()
-	it := a.list.seatItem(topic, account, NeedBudget)
-	if !on {
-		if it != nil {
-			a.dropLocked(it, "back within its budget")
-		}
-		return
-	}
-	name := account
-	if s, ok := a.seats.Seat(topic, account); ok {
-		name = a.seats.CallName(s)
-	}
-	if it == nil {
-		it = &listItem{NeedItem: NeedItem{Kind: NeedBudget, Topic: topic, Account: account, Name: name, Since: time.Now()}}
-	}
-	it.Text = wire.Cut(wire.OneLine(why), 200)
-	a.putLocked(it)
-}
-
 // noteSeatList turns a seat's life and usage limit into items: an error
 // (could not start, or ended by itself with a failure) until it runs
 // again; a limit until it is over.
@@ -731,6 +718,7 @@ func (a *App) noteSeatList(ev seat.Event) {
 		if ev.Activity == nil {
 			return
 		}
+		a.noteFailureLocked(ev)
 		it := a.list.seatItem(ev.Topic, ev.Account, NeedLimited)
 		switch {
 		case ev.Activity.State == seat.ActLimited && it == nil:
@@ -759,6 +747,20 @@ func (a *App) noteSeatList(ev seat.Event) {
 		a.putLocked(it)
 	case ev.State == seat.StateRunning && it != nil:
 		a.dropLocked(it, "it runs again")
+	}
+}
+
+// noteFailureLocked lists a turn that ended on an API error (Claude's
+// StopFailure) until the next turn; a rate_limit one is the limit's item.
+func (a *App) noteFailureLocked(ev seat.Event) {
+	f := ev.Activity.Failure
+	it := a.list.seatItem(ev.Topic, ev.Account, NeedError)
+	switch {
+	case f != "" && f != seat.StopFailureRateLimit && it == nil:
+		a.putLocked(&listItem{NeedItem: NeedItem{Kind: NeedError, Topic: ev.Topic, Account: ev.Account, Name: ev.Name, Since: time.Now(),
+			Text: "its turn ended on an API error: " + f}, turnFailure: true})
+	case f == "" && it != nil && it.turnFailure:
+		a.dropLocked(it, "its next turn started")
 	}
 }
 

@@ -244,8 +244,8 @@ func TestNeedsListAnswerTypedOnlyIntoTheSameWait(t *testing.T) {
 }
 
 // TestNeedsListMentionsSeenAndBudget: a post to the person is an item until
-// a screen says it showed it; the loop budget's hook point opens and closes
-// its item; the list is newest first.
+// a screen says it showed it; a topic's loop budget (issue 36's NeedLoop
+// signal) opens and closes its item; the list is newest first.
 func TestNeedsListMentionsSeenAndBudget(t *testing.T) {
 	t.Parallel()
 	a := newApp(t, []seat.Account{}, nil)
@@ -270,18 +270,18 @@ func TestNeedsListMentionsSeenAndBudget(t *testing.T) {
 	if l := a.NeedsList(); len(l) != 0 {
 		t.Fatalf("after seeing the newest: %+v", l)
 	}
-	a.NoteOverBudget(topic, "bot", true, "12 rounds")
-	if l := a.NeedsList(); len(l) != 1 || l[0].Kind != NeedBudget || l[0].Text != "12 rounds" {
+	a.noteLoop(LoopState{Topic: topic, Count: 2, Budget: 2, Limit: 2})
+	if l := a.NeedsList(); len(l) != 1 || l[0].Kind != NeedLoop || l[0].Account != "" || l[0].Text == "" {
 		t.Fatalf("budget: %+v", l)
 	}
-	a.NoteOverBudget(topic, "bot", false, "")
+	a.noteLoop(LoopState{Topic: topic})
 	if l := a.NeedsList(); len(l) != 0 {
 		t.Fatalf("budget over: %+v", l)
 	}
 }
 
 // TestNeedsListSeatErrorAndLimit: a seat that ends by itself on a failure is
-// an item until it runs again; a seat stopped at its usage limit is one
+// an item until it runs again, a turn ended on an API error until the next; a seat stopped at its usage limit is one
 // until the limit is over; a requested stop is none.
 func TestNeedsListSeatErrorAndLimit(t *testing.T) {
 	t.Parallel()
@@ -303,6 +303,16 @@ func TestNeedsListSeatErrorAndLimit(t *testing.T) {
 	}
 	awaitGone(t, a, it.ID)
 	s, _ := a.seats.Seat(topic, "cat")
+	// A turn ended on an API error (Claude's StopFailure), until the next.
+	s.Activity.Apply(seat.HookEvent{Event: "UserPromptSubmit"})
+	s.Activity.Apply(seat.HookEvent{Event: "StopFailure", Error: "overloaded"})
+	fail := awaitItem(t, a, topic, NeedError, nil)
+	if !strings.Contains(fail.Text, "API error: overloaded") {
+		t.Fatalf("failure item: %+v", fail)
+	}
+	s.Activity.Apply(seat.HookEvent{Event: "UserPromptSubmit"})
+	awaitGone(t, a, fail.ID)
+	s.Activity.Apply(seat.HookEvent{Event: "Stop"})
 	s.Activity.SetLimited(time.Time{})
 	lim := awaitItem(t, a, topic, NeedLimited, nil)
 	s.Activity.Unlimit()

@@ -196,7 +196,8 @@ var needKinds = map[string]string{
 	app.NeedLimited:     "limited",
 	app.NeedError:       "error",
 	app.NeedMention:     "to you",
-	app.NeedBudget:      "over budget",
+	app.NeedDialog:      "dialog",
+	app.NeedLoop:        "agent loop",
 }
 
 // answerHint is an item's answers as keys: "y yes · a always · n no".
