@@ -262,7 +262,7 @@ func (a *App) noteNeedList(n Need) {
 			why = "the prompt ended (answered in the pane, or the seat went on)"
 		}
 		for _, it := range a.list.items {
-			if it.Topic == n.Topic && it.Account == n.Account && (it.Kind == n.Why || (n.Why == "" && it.Kind != NeedError && it.Kind != NeedMention)) {
+			if it.Topic == n.Topic && it.Account == n.Account && (it.Kind == n.Why || (n.Why == "" && it.Kind != NeedError && it.Kind != NeedMention)) && !a.stillOpenLocked(it) {
 				a.dropLocked(it, why)
 			}
 		}
@@ -279,6 +279,21 @@ func (a *App) noteNeedList(n Need) {
 		return
 	}
 	a.openPromptLocked(n.Topic, n.Account, n.Name, n.Why)
+}
+
+// stillOpenLocked: it is a prompt whose wait is still open — the end
+// being told is an older wait's, told late (the signals come through the
+// event stream, the hook's payload straight from the hook call).
+func (a *App) stillOpenLocked(it *listItem) bool {
+	if it.waitSeq == 0 {
+		return false
+	}
+	s, ok := a.seats.Seat(it.Topic, it.Account)
+	if !ok {
+		return false
+	}
+	seq, wait := s.Activity.OpenWait()
+	return wait != "" && seq == it.waitSeq
 }
 
 // promptKinds are the needs of a wait the seat's CLI shows in its pane.

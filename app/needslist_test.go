@@ -116,10 +116,16 @@ func TestNeedsListClaudePermissionThroughHook(t *testing.T) {
 	if it.Input != "touch x" || it.Via != "hook" || it.Account != "cc" || it.Name != "Cc" || len(it.Answers) != 3 {
 		t.Fatalf("item: %+v", it)
 	}
+	// An older wait's end, told late (the event stream is behind the hook
+	// call), leaves the open wait's item alone.
+	a.noteNeedList(Need{Topic: topic, Account: "cc", Name: "Cc", Why: NeedPermission})
 	select {
 	case r := <-got:
 		t.Fatalf("the hook call returned before the person answered: %+v", r)
 	case <-time.After(200 * time.Millisecond):
+	}
+	if l := a.NeedsList(); len(l) != 1 || l[0].ID != it.ID {
+		t.Fatalf("a late end of an older wait took the open one's item: %+v", l)
 	}
 	if _, err := a.AnswerNeed(it.ID, "maybe", "test-screen"); !errors.Is(err, ErrNoSuchReply) {
 		t.Fatalf("an answer the item does not offer: %v", err)

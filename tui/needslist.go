@@ -237,7 +237,11 @@ func (m *model) needsLines(w int) (lines []string, selRow, selEnd int) {
 		if i == m.nl.sel {
 			mark, selRow = "▶ ", len(lines)
 		}
-		lines = append(lines, mark+needKinds[it.Kind]+" — "+wire.OneLine(it.Name)+" in “"+m.topicName(it.Topic)+"” since "+it.Since.In(m.loc).Format("15:04:05"))
+		who := wire.OneLine(it.Name)
+		if who == "" {
+			who = "the agents" // a topic's item (the loop budget)
+		}
+		lines = append(lines, mark+needKinds[it.Kind]+" — "+who+" in “"+m.topicName(it.Topic)+"” since "+it.Since.In(m.loc).Format("15:04:05"))
 		var detail string
 		switch {
 		case it.Tool != "" && it.Input != "":
