@@ -164,7 +164,10 @@ type listItem struct {
 
 // needList is the list's state.
 type needList struct {
-	mu    sync.Mutex
+	mu sync.Mutex
+	// run and next make the items' ids: unique across runs, so a screen
+	// that kept an id over a restart of the server answers nothing else.
+	run   string
 	next  int
 	items map[string]*listItem // by ID
 	// last is each topic's newest post and count (for SeenPosts).
@@ -186,7 +189,7 @@ type goneItem struct {
 const goneKeep = 256
 
 func newNeedList() *needList {
-	return &needList{items: map[string]*listItem{}, lastID: map[string]string{}, count: map[string]int{}}
+	return &needList{run: strconv.FormatInt(time.Now().UnixNano(), 36), items: map[string]*listItem{}, lastID: map[string]string{}, count: map[string]int{}}
 }
 
 // NeedsList is the open items across all topics, newest first.
@@ -228,7 +231,7 @@ func (l *needList) seatItem(topic, account, kind string) *listItem {
 func (a *App) putLocked(it *listItem) {
 	if it.ID == "" {
 		a.list.next++
-		it.ID = "n" + strconv.Itoa(a.list.next)
+		it.ID = a.list.run + "-" + strconv.Itoa(a.list.next)
 	}
 	a.list.items[it.ID] = it
 	a.bus.publish(Event{Kind: EventNeedsList, List: NeedsChange{Item: it.copy()}})

@@ -142,7 +142,7 @@ func TestNeedsListClaudePermissionThroughHook(t *testing.T) {
 	if res, err := a.AnswerNeed(it.ID, "yes", "test-screen"); err != nil || res.Done || !strings.Contains(res.Note, "no longer waiting (answered (always)): nothing was sent") {
 		t.Fatalf("a second answer: %+v %v", res, err)
 	}
-	if _, err := a.AnswerNeed("n999", "yes", "test-screen"); !errors.Is(err, ErrNoNeed) {
+	if _, err := a.AnswerNeed("x-999", "yes", "test-screen"); !errors.Is(err, ErrNoNeed) {
 		t.Fatalf("an unknown item: %v", err)
 	}
 	recs, err := a.NeedAnswers(topic)
