@@ -157,6 +157,7 @@ type listItem struct {
 	suggest json.RawMessage // Claude's permission_suggestions (always)
 	reply   chan []byte     // a held hook's answer (nil: not held)
 	ordinal int             // mention: the topic's post count at arrival
+	n       int             // the item's number in the run (its id's)
 	// turnFailure: the error item is a turn's API error (not the process's).
 	turnFailure bool
 	opened      time.Time
@@ -196,17 +197,21 @@ func newNeedList() *needList {
 func (a *App) NeedsList() []NeedItem {
 	l := a.list
 	l.mu.Lock()
-	out := make([]NeedItem, 0, len(l.items))
+	defer l.mu.Unlock()
+	all := make([]*listItem, 0, len(l.items))
 	for _, it := range l.items {
-		out = append(out, it.copy())
+		all = append(all, it)
 	}
-	l.mu.Unlock()
-	slices.SortFunc(out, func(x, y NeedItem) int {
+	slices.SortFunc(all, func(x, y *listItem) int {
 		if c := y.Since.Compare(x.Since); c != 0 {
 			return c
 		}
-		return strings.Compare(y.ID, x.ID)
+		return y.n - x.n // the same moment: the later made first
 	})
+	out := make([]NeedItem, len(all))
+	for i, it := range all {
+		out[i] = it.copy()
+	}
 	return out
 }
 
@@ -231,7 +236,7 @@ func (l *needList) seatItem(topic, account, kind string) *listItem {
 func (a *App) putLocked(it *listItem) {
 	if it.ID == "" {
 		a.list.next++
-		it.ID = a.list.run + "-" + strconv.Itoa(a.list.next)
+		it.n, it.ID = a.list.next, a.list.run+"-"+strconv.Itoa(a.list.next)
 	}
 	a.list.items[it.ID] = it
 	a.bus.publish(Event{Kind: EventNeedsList, List: NeedsChange{Item: it.copy()}})
@@ -702,7 +707,25 @@ func (a *App) noteMention(ev RoomEvent) {
 	}
 	a.putLocked(&listItem{NeedItem: NeedItem{Kind: NeedMention, Topic: ev.Topic, Account: ev.Post.Account, Name: wire.OneLine(ev.Post.Speaker),
 		Since: since, Post: ev.Post.MessageID, Text: wire.Cut(wire.OneLine(ev.Post.Content), 200)}, ordinal: a.list.count[ev.Topic]})
+	// Bounded while no screen looks: the oldest leave (the posts stay in
+	// the room, where the topic's mark still points).
+	var oldest *listItem
+	n := 0
+	for _, it := range a.list.items {
+		if it.Kind == NeedMention && it.Topic == ev.Topic {
+			n++
+			if oldest == nil || it.ordinal < oldest.ordinal {
+				oldest = it
+			}
+		}
+	}
+	if n > maxMentions {
+		a.dropLocked(oldest, fmt.Sprintf("more than %d posts to you in this topic wait: the oldest leaves the list", maxMentions))
+	}
 }
+
+// maxMentions bounds a topic's unseen posts to the person in the list.
+const maxMentions = 50
 
 // SeenPosts is a screen's word that it shows topic's posts up to the post
 // upTo (its newest in view): the mentions up to it are seen and leave the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -276,6 +277,13 @@ func TestNeedsListMentionsSeenAndBudget(t *testing.T) {
 	if l := a.NeedsList(); len(l) != 0 {
 		t.Fatalf("after seeing the newest: %+v", l)
 	}
+	for i := range maxMentions + 3 { // bounded: the oldest leave
+		post(fmt.Sprint("b", i), "Master")
+	}
+	if l := a.NeedsList(); len(l) != maxMentions || l[len(l)-1].Post != "b3" {
+		t.Fatalf("%d mentions listed (want %d), the oldest %+v", len(l), maxMentions, l[len(l)-1])
+	}
+	a.SeenPosts("web", topic, fmt.Sprint("b", maxMentions+2))
 	a.noteLoop(LoopState{Topic: topic, Count: 2, Budget: 2, Limit: 2})
 	if l := a.NeedsList(); len(l) != 1 || l[0].Kind != NeedLoop || l[0].Account != "" || l[0].Text == "" {
 		t.Fatalf("budget: %+v", l)
