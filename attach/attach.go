@@ -56,6 +56,7 @@ const (
 	ModeCommand = "command" // one command (topics, accounts) run by the server
 	ModeList    = "ls"      // `pullcept ls`
 	ModeKill    = "kill"    // `pullcept kill-server`
+	ModeWeb     = "web"     // `pullcept web`: the page's listener (Args: its options)
 )
 
 // Hello is the client's first frame.

@@ -29,6 +29,8 @@ usage:
   pullcept serve                    headless control mode: JSON lines on stdin/stdout (docs/control.md)
   pullcept ls                       the server, its attached terminals, the topics with running seats
   pullcept kill-server              end the server and every session (their stop sequence)
+  pullcept web [--revoke]           the room in a browser: prints the page's address on 127.0.0.1
+                                    with its token, once (--listen ADDR needs --tls-cert/--tls-key)
   pullcept server                   run the home's server in the foreground
   pullcept sidecar                  the room's MCP server on stdio (launched by a CLI, not by you)
   pullcept hook EVENT               report a seat's hook event to the room (run by a seat's CLI)
@@ -68,6 +70,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return listServer(ctx, stdout)
 	case "kill-server":
 		return killServer(ctx, stdout)
+	case "web":
+		return openWeb(ctx, args, stdout)
 	case "sidecar":
 		return runSidecar(ctx, stdin, stdout, stderr)
 	case "hook":

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -242,6 +243,37 @@ func killServer(ctx context.Context, stdout io.Writer) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// openWeb is `pullcept web`: the server (started if none runs) opens the
+// page's listener and prints its address with the token, which passes
+// through no argument, variable or file (docs/decisions.md "The browser is
+// the person's second screen"). --revoke closes it.
+func openWeb(ctx context.Context, args []string, stdout io.Writer) error {
+	d, err := dirs.Resolve(os.Getenv)
+	if err != nil {
+		return err
+	}
+	if err := RefuseFromSeat(d, "opening the room in a browser"); err != nil {
+		return err
+	}
+	if err := d.Ensure(); err != nil {
+		return err
+	}
+	revoke := slices.Contains(args, "--revoke")
+	c, uc, ok, err := DialServer(d, attach.Hello{Mode: attach.ModeWeb, Args: args}, !revoke)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		fmt.Fprintln(stdout, "pullcept web: no server runs for this home, so no page is open")
+		return nil
+	}
+	defer uc.Close()
+	out, errOut := &visibleWriter{w: stdout}, &visibleWriter{w: os.Stderr}
+	defer out.flush()
+	defer errOut.flush()
+	return Relay(ctx, c, uc, nil, out, errOut)
 }
 
 // askServer sends one screenless request (ls, kill) to the running server;

@@ -25,6 +25,7 @@ import (
 	"pullcept/room/wire"
 	"pullcept/seat"
 	"pullcept/tui"
+	"pullcept/web"
 )
 
 // Options configure a server.
@@ -70,6 +71,7 @@ type Server struct {
 	closed    chan struct{} // the app is closed: killers may be answered
 	idle      chan struct{}
 	wg        sync.WaitGroup
+	web       *web.Server // the page's listener (pullcept web), when open
 }
 
 // client is one attached connection.
@@ -184,6 +186,7 @@ func (s *Server) Serve(outer context.Context) string {
 	// Logged before Close: closing the app closes the log this writes to.
 	s.log.Info("server ending", "reason", reason)
 	cancel()
+	s.closeWeb()
 	if s.o.Close != nil {
 		s.o.Close()
 	}
@@ -238,7 +241,7 @@ func (s *Server) watchIdle(ctx context.Context) {
 		s.mu.Lock()
 		n := len(s.clients)
 		s.mu.Unlock()
-		if n == 0 && len(s.a.Running()) == 0 {
+		if n == 0 && len(s.a.Running()) == 0 && !s.webKeeps() {
 			s.stop("no terminal attached and no session running")
 			return
 		}
@@ -320,6 +323,8 @@ func (s *Server) handle(ctx context.Context, uc *os.File) {
 	case attach.ModeList:
 		_ = conn.Write(attach.FrameOutput, []byte(s.listing()))
 		_ = conn.WriteJSON(attach.FrameExit, attach.Exit{})
+	case attach.ModeWeb:
+		_ = conn.WriteJSON(attach.FrameExit, s.webCommand(conn, h.Args))
 	case attach.ModeKill:
 		n := total(s.a.Running())
 		s.stop("the server was ended by pullcept kill-server")
@@ -439,6 +444,11 @@ func (s *Server) listing() string {
 		}
 		b.WriteString(wire.OneLine(line) + "\n")
 	}
+	s.mu.Lock()
+	if s.web != nil {
+		fmt.Fprintf(&b, "web page: %s  browsers: %d\n", s.web.Address(), s.web.Open())
+	}
+	s.mu.Unlock()
 	running := s.a.Running()
 	ids := make([]string, 0, len(running))
 	for id := range running {
