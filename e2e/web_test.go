@@ -229,7 +229,7 @@ func TestWebPageRoomWithTerminalAndSecondBrowser(t *testing.T) {
 	// "type into it", then the keys are the person's and answer it.
 	cdp(t, b2, "a post that makes Pro ask", chromedp.SendKeys(chromedp.ID("text"), "@Pro ask rm -rf build\r"))
 	waitJS(t, a, "the prompt in the pane", webPaneText+`.includes("Allow rm -rf build? [y/n]")`)
-	waitJS(t, a, "the prompt under Needs you", `document.getElementById("needs-list").textContent.includes("Pro waits (permission)")`)
+	waitJS(t, a, "the prompt under Needs you", `[...document.querySelectorAll("#needs-list li.need.permission")].some(li => li.textContent.includes("Pro") && li.textContent.includes("Bash"))`)
 	screenshot(t, a, "web-desktop.png")
 	cdp(t, a, "focus the pane", chromedp.Click(chromedp.CSS(".pane .pane-term")))
 	pressKeys(t, a, "y\r")
@@ -239,7 +239,7 @@ func TestWebPageRoomWithTerminalAndSecondBrowser(t *testing.T) {
 	if evalJS[bool](t, a, webPaneText+`.includes("ANSWER<y")`) {
 		t.Error("keys reached the seat while the pane was read-only")
 	}
-	waitJS(t, a, "the need answered", `document.getElementById("needs-list").children.length === 0`)
+	waitJS(t, a, "the prompt gone from Needs you", `document.querySelectorAll("#needs-list li.need.permission").length === 0`)
 }
 
 // pressKeys presses each key of keys as a keyboard would (one keydown

@@ -56,14 +56,14 @@
   function onLine(l) {
     switch (l.event) {
       case "ready":
-        st.current = l.topic; send({ cmd: "topics" }); openTopic(l.topic); break;
+        st.current = l.topic; send({ cmd: "topics" }); send({ cmd: "needs" }); openTopic(l.topic); break;
       case "topics":
         st.topics = l.topics || []; drawTopics(); break;
       case "opened":
         if (l.topic !== st.current) break;
         st.posts = l.posts || []; st.marks = {}; st.roster = l.participants || [];
         st.lastSeen = st.posts.length ? st.posts[st.posts.length - 1].message_id : "";
-        drawPosts(); drawPeople(); send({ cmd: "seats", topic: l.topic }); break;
+        drawPosts(); drawPeople(); send({ cmd: "seats", topic: l.topic }); seen(); break;
       case "new":
         openTopic(l.topic); send({ cmd: "topics" }); break;
       case "post":
@@ -83,13 +83,13 @@
         break;
       case "seats":
         if (l.topic === st.current) {
-          (l.result || []).forEach((s) => { st.seats[s.account] = Object.assign(st.seats[s.account] || {}, s); needsFrom(l.topic, s.account, s.name || s.account, s.activity); });
+          (l.result || []).forEach((s) => { st.seats[s.account] = Object.assign(st.seats[s.account] || {}, s); });
           drawPeople();
+          if (st.wantPane && st.seats[st.wantPane]) { openPane(st.wantPane); st.wantPane = ""; }
         }
         break;
       case "seat":
         if (l.topic === st.current) { st.seats[l.account] = Object.assign(st.seats[l.account] || {}, { account: l.account, name: l.name, state: l.state, exit: l.exit }); drawPeople(); }
-        if (l.state === "exited") { delete st.needs[l.topic + "/" + l.account]; drawNeeds(); }
         send({ cmd: "topics" });
         break;
       case "activity":
@@ -100,7 +100,6 @@
           if ("held" in l || "hold" in l || !l.activity) { s.held = l.held || 0; s.hold = l.hold || ""; }
           drawPeople();
         }
-        if (l.activity) needsFrom(l.topic, l.account, l.name, l.activity);
         break;
       case "usage":
         st.usage[l.topic + "/" + l.account] = l.usage || {}; drawPeople(); break;
@@ -115,7 +114,13 @@
       case "renamed":
         send({ cmd: "topics" }); break;
       case "resync":
-        send({ cmd: "topics" }); openTopic(st.current); break;
+        send({ cmd: "topics" }); send({ cmd: "needs" }); openTopic(st.current); break;
+      case "needs":
+        if (l.items) { st.needs = {}; l.items.forEach((it) => { st.needs[it.id] = it; }); }
+        if (l.change) { if (l.change.gone) delete st.needs[l.change.item.id]; else st.needs[l.change.item.id] = l.change.item; }
+        drawNeeds(); break;
+      case "answer":
+        note(l.result && l.result.note); break;
       case "error":
         note(l.error); break;
     }
@@ -172,6 +177,7 @@
     $("posts").appendChild(postItem(p, role));
     drawMarks(p.message_id);
     scrollDown();
+    seen();
   }
 
   function scrollDown() { const r = $("room"); r.scrollTop = r.scrollHeight; }
@@ -228,24 +234,48 @@
     });
   }
 
-  // The seats' open waits (permission, question), newest first.
-  function needsFrom(topic, account, name, act) {
-    const k = topic + "/" + account;
-    if (act && act.state === "waiting" && act.wait) st.needs[k] = { topic, account, name: name || account, wait: act.wait, since: act.since || new Date().toISOString() };
-    else delete st.needs[k];
-    drawNeeds();
-  }
-
+  // The needs-you list (app/needslist.go through the control protocol),
+  // newest first: each item's answers are one button each; the item itself
+  // jumps to its seat's terminal or its post.
+  const kindText = { permission: "permission", question: "question", elicitation: "asks for input", unanswered: "no answer",
+    limited: "limited", error: "stopped on an error", mention: "addressed to you", budget: "over the loop budget" };
   function drawNeeds() {
     const ul = $("needs-list"); ul.textContent = "";
     const items = Object.values(st.needs).sort((a, b) => (a.since < b.since ? 1 : -1));
     items.forEach((n) => {
       const t = st.topics.find((x) => x.id === n.topic);
-      const li = el("li", "need", n.name + " waits (" + n.wait + ") in " + (t ? topicName(t) : n.topic) + " since " + new Date(n.since).toLocaleTimeString());
-      li.onclick = () => { if (n.topic !== st.current) openTopic(n.topic); setTimeout(() => openPane(n.account), 300); };
+      const li = el("li", "need " + n.kind); li.dataset.item = n.id;
+      const what = el("div", "need-what");
+      what.appendChild(el("strong", "", kindText[n.kind] || n.kind));
+      what.appendChild(el("span", "", " · " + (n.name || "") + " · " + (t ? topicName(t) : "(a topic)") + " · since " + new Date(n.since).toLocaleTimeString()));
+      what.onclick = () => jump(n);
+      li.appendChild(what);
+      if (n.tool || n.input) li.appendChild(el("code", "need-tool", (n.tool || "") + (n.input ? ": " + n.input : "")));
+      if (n.text) li.appendChild(el("div", "need-text", n.text));
+      if (n.answers && n.answers.length) {
+        const row = el("div", "need-answers");
+        n.answers.forEach((a) => {
+          const b = el("button", "answer " + a.id, a.label); b.type = "button"; b.dataset.answer = a.id;
+          b.onclick = () => send({ cmd: "answer", item: n.id, answer: a.id, screen: "web" });
+          row.appendChild(b);
+        });
+        li.appendChild(row);
+      }
       ul.appendChild(li);
     });
     $("needs-empty").hidden = items.length > 0;
+  }
+
+  function jump(n) {
+    if (n.topic !== st.current) openTopic(n.topic);
+    if (n.account && !n.post) { if (st.seats[n.account]) openPane(n.account); else st.wantPane = n.account; }
+    else if (n.post) { const li = document.querySelector('#posts li[data-id="' + CSS.escape(n.post) + '"]'); if (li) li.scrollIntoView(); }
+  }
+
+  // This screen shows the room's newest posts: they are seen (a post to
+  // the person leaves the needs-you list).
+  function seen() {
+    if (document.visibilityState === "visible" && st.lastSeen) send({ cmd: "seen", topic: st.current, last_seen: st.lastSeen, screen: "web" });
   }
 
   // A seat's terminal: its emulator's picture from the server, read-only
@@ -271,6 +301,7 @@
     };
     node.querySelector(".pane-close").onclick = () => closePane(account);
     st.panes[account] = { node, term, ws };
+    scrollDown(); // the room is shorter now
   }
 
   function closePane(account) {
@@ -339,6 +370,7 @@
     $("new-topic").onclick = () => send({ cmd: "new" });
     $("show-topics").onclick = () => $("topics").classList.toggle("open");
     $("show-people").onclick = () => $("people").classList.toggle("open");
+    document.addEventListener("visibilitychange", seen);
   }
 
   wire();
