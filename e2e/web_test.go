@@ -482,3 +482,56 @@ func TestWebListenerRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestWebAnswersRealClaudePrompt: a real Claude's permission prompt (its
+// PermissionRequest hook, tool and command from the payload) is in the
+// page's Needs you with its answers as buttons; "no" keeps the command
+// from running, "yes" runs it once; each answer leaves the list and is in
+// the topic's record of answers as given from the screen "web".
+func TestWebAnswersRealClaudePrompt(t *testing.T) {
+	t.Parallel()
+	c := newCLIRoom(t, permAgent("Bash", func(cmd string) map[string]any {
+		return map[string]any{"command": cmd, "description": "Run the check"}
+	}))
+	b := startBrowser(t)
+	topic := c.topic()
+	c.startSeat(t, topic, "claude", claudeName)
+	base, token := openWeb(t, c.phome, nil)
+	a := b.tab()
+	cdp(t, a, "open the page", chromedp.Navigate(base+"/#token="+token))
+	waitJS(t, a, "the room", `!document.getElementById("page").hidden`)
+	ran := filepath.Join(c.cwd, "ran")
+	for _, tc := range []struct {
+		answer string
+		runs   int
+	}{{"no", 0}, {"yes", 1}} {
+		from := c.mark()
+		c.post(t, topic, "@"+claudeName+" run echo "+tc.answer+" >> "+ran, c.lastPostID(topic))
+		c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool {
+			return a["state"] == "waiting" && a["wait"] == "permission"
+		})
+		item := `[...document.querySelectorAll("#needs-list li.need.permission")].find(li => li.textContent.includes(` +
+			jsString(claudeName) + `) && li.textContent.includes(` + jsString("echo "+tc.answer) + `))`
+		waitJS(t, a, "the prompt under Needs you with its "+tc.answer+" button", "!!"+item+` && !!`+item+`.querySelector("button.answer.`+tc.answer+`")`)
+		if tc.answer == "no" {
+			screenshot(t, a, "web-desktop-claude-prompt.png")
+		}
+		cdp(t, a, "answer "+tc.answer, chromedp.Evaluate[chromedp.Void](item+`.querySelector("button.answer.`+tc.answer+`").click()`))
+		waitJS(t, a, "the prompt gone from Needs you", "!"+item)
+		c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+		got, _ := os.ReadFile(ran)
+		if n := strings.Count(string(got), "yes\n"); n != tc.runs || strings.Contains(string(got), "no\n") {
+			t.Fatalf("after %q the file says %q", tc.answer, got)
+		}
+	}
+	rec := c.do(map[string]any{"cmd": "needs", "topic": topic, "answered": true})
+	list, _ := rec["answers"].([]any)
+	var seen []string
+	for _, r := range list {
+		m, _ := r.(map[string]any)
+		seen = append(seen, fmt.Sprintf("%v/%v/%v/%v", m["screen"], m["answer"], m["tool"], m["done"]))
+	}
+	if strings.Join(seen, " ") != "web/no/Bash/true web/yes/Bash/true" {
+		t.Errorf("the topic's record of answers: %v\n%v", seen, rec)
+	}
+}
