@@ -80,6 +80,8 @@ type App struct {
 	seats       *seat.Manager
 	bus         *bus
 	notice      string // what the start said, config errors aside
+	// pushURL is config.json's "push_url" ("" = off).
+	pushURL string
 
 	// cfgMu guards the config files' errors as last read: config.json's
 	// (and its accounts' missing folders) and mcp-servers.json's.
@@ -144,6 +146,7 @@ func Start(ctx context.Context, o Options) (*App, error) {
 		cfg, a.notice, errs = loadConfig(o.Dirs.ConfigFile())
 		a.setConfigErrors(errs, nil)
 		accounts, a.notify, a.reopen, a.loop = cfg.Accounts, cfg.Notify, cfg.ReopenSeats, loopRuleOf(cfg)
+		a.pushURL = cfg.PushURL
 		a.hib.after = cfg.HibernateAfter
 	}
 	if o.HibernateAfter > 0 {
@@ -410,6 +413,10 @@ func (a *App) StartNotice() string { return a.notice }
 // URL and Token are the room socket's address and secret.
 func (a *App) URL() string   { return a.sock.URL() }
 func (a *App) Token() string { return a.sock.Token() }
+
+// PushURL is config.json's "push_url": where a new needs-you item is
+// POSTed ("" = off, the default).
+func (a *App) PushURL() string { return a.pushURL }
 
 // PersonName is the person's name in the rooms.
 func (a *App) PersonName() string { return a.engine.PersonName() }

@@ -8,8 +8,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
@@ -533,5 +535,48 @@ func TestWebAnswersRealClaudePrompt(t *testing.T) {
 	}
 	if strings.Join(seen, " ") != "web/no/Bash/true web/yes/Bash/true" {
 		t.Errorf("the topic's record of answers: %v\n%v", seen, rec)
+	}
+}
+
+// TestPushURL: with config.json's "push_url" (off by default) a new
+// needs-you item is POSTed there as one line — kind, seat, topic — and no
+// command text leaves the machine; once, not again for its changes.
+func TestPushURL(t *testing.T) {
+	t.Parallel()
+	got := make(chan string, 16)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- r.Method + " " + string(b)
+	}))
+	t.Cleanup(hook.Close)
+	phome := t.TempDir()
+	script := filepath.Join(repoRoot(t), "e2e", "testdata", "promptcli.sh")
+	writeConfig(t, phome, `{"push_url":`+strconv.Quote(hook.URL+"/pullcept-topic")+`,"accounts":[{"id":"pro","name":"Pro","kind":"cli","command":`+strconv.Quote(script)+`}]}`)
+	s := startServe(t, phome)
+	topic := s.topic()
+	if r := s.do(map[string]any{"cmd": "start", "topic": topic, "account": "pro"}); r["event"] != "start" {
+		t.Fatalf("start: %v", r)
+	}
+	s.wait(func(m map[string]any) bool { return m["event"] == "roster" && hasParticipant(m, "Pro") })
+	if r := s.do(map[string]any{"cmd": "post", "topic": topic, "content": "@Pro ask rm -rf build"}); r["delivered"] != true {
+		t.Fatalf("post: %v", r)
+	}
+	var line string
+	for line == "" || !strings.Contains(line, "permission") {
+		select {
+		case line = <-got:
+		case <-time.After(60 * time.Second):
+			t.Fatalf("no push for the permission prompt (last: %q)", line)
+		}
+	}
+	if want := "POST pullcept needs you: permission · Pro · topic …" + topic[len(topic)-8:]; line != want {
+		t.Errorf("the push: %q, want %q", line, want)
+	}
+	select {
+	case more := <-got:
+		if strings.Contains(more, "permission") {
+			t.Errorf("the prompt was pushed twice: %q", more)
+		}
+	default:
 	}
 }

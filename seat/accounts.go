@@ -114,6 +114,8 @@ type Config struct {
 	// HibernateAfter is how long a seat stays idle before it sleeps
 	// ("hibernate_after"; 0: never, the default).
 	HibernateAfter time.Duration
+	// PushURL is where a new needs-you item is POSTed ("" = off).
+	PushURL string
 }
 
 // Account returns the account with id.
@@ -223,6 +225,8 @@ func Load(path string) (Config, []error) {
 	cfg.AgentPostsPerPersonPost, cfg.AgentLoop, errs = budget, loop, append(errs, lerrs...)
 	hib, herrs := parseHibernate(doc.vals["hibernate_after"], path)
 	cfg.HibernateAfter, errs = hib, append(errs, herrs...)
+	push, perrs := parsePushURL(doc.vals["push_url"], path)
+	cfg.PushURL, errs = push, append(errs, perrs...)
 	seen := map[string]int{}
 	for i, raw := range doc.accounts {
 		a, probs := parseAccount(raw)

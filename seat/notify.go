@@ -14,6 +14,7 @@ package seat
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -172,4 +173,24 @@ func parseHibernate(raw json.RawMessage, file string) (time.Duration, []error) {
 		}
 	}
 	return 0, []error{&ConfigError{File: file, Index: -1, Field: "hibernate_after", Reason: fmt.Sprintf("%s is not \"off\" or a duration of at least 1s such as \"20m\"; seats do not sleep", raw)}}
+}
+
+// parsePushURL reads "push_url" (issue 37, off by default): an http or
+// https address that each new needs-you item is POSTed to.
+func parsePushURL(raw json.RawMessage, file string) (string, []error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	var v string
+	err := json.Unmarshal(raw, &v)
+	if err == nil && v == "" {
+		return "", nil
+	}
+	if err == nil {
+		u, perr := url.Parse(v)
+		if perr == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return v, nil
+		}
+	}
+	return "", []error{&ConfigError{File: file, Index: -1, Field: "push_url", Reason: "not an http:// or https:// address (push is off)"}}
 }

@@ -163,6 +163,10 @@ func (s *Server) Serve(outer context.Context) string {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); s.watchIdle(ctx) }()
 	}
+	if url := s.a.PushURL(); url != "" {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.push(ctx, url) }()
+	}
 	s.log.Info("server listening", "socket", s.o.Socket, "pid", os.Getpid())
 	for l := s.listener(); ; {
 		conn, err := l.Accept()
