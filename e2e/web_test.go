@@ -6,9 +6,17 @@ package e2e
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -517,8 +525,14 @@ func TestWebAnswersRealClaudePrompt(t *testing.T) {
 		waitJS(t, a, "the prompt under Needs you with its "+tc.answer+" button", "!!"+item+` && !!`+item+`.querySelector("button.answer.`+tc.answer+`")`)
 		if tc.answer == "no" {
 			screenshot(t, a, "web-desktop-claude-prompt.png")
+			cdp(t, a, "answer no", chromedp.Evaluate[chromedp.Void](item+`.querySelector("button.answer.no").click()`))
+		} else {
+			// On a phone the list comes first and an answer is one tap.
+			cdp(t, a, "a phone's screen", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+			waitJS(t, a, "the list at the top", `document.getElementById("needs").getBoundingClientRect().top < 100`)
+			screenshot(t, a, "web-phone-claude-prompt.png")
+			cdp(t, a, "tap yes", chromedp.Click(chromedp.CSS(`#needs-list li.need.permission button.answer.yes`)))
 		}
-		cdp(t, a, "answer "+tc.answer, chromedp.Evaluate[chromedp.Void](item+`.querySelector("button.answer.`+tc.answer+`").click()`))
 		waitJS(t, a, "the prompt gone from Needs you", "!"+item)
 		c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
 		got, _ := os.ReadFile(ran)
@@ -578,5 +592,50 @@ func TestPushURL(t *testing.T) {
 			t.Errorf("the prompt was pushed twice: %q", more)
 		}
 	default:
+	}
+}
+
+// TestWebListenWithTLS: --listen with a certificate serves the page over
+// HTTPS at that address, and its cookie is Secure.
+func TestWebListenWithTLS(t *testing.T) {
+	t.Parallel()
+	phome := t.TempDir()
+	writeConfig(t, phome, `{"accounts":[]}`)
+	t.Cleanup(func() { endServer(t, phome, nil) })
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(key)
+	_ = os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
+	_ = os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
+
+	res := pullceptCmd(t, phome, nil, "web", "--listen", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile)
+	m := regexp.MustCompile(`(?m)^(https://127\.0\.0\.1:\d+)/#token=([0-9a-f]{64})$`).FindStringSubmatch(res.out)
+	if res.code != 0 || m == nil {
+		t.Fatalf("pullcept web --listen with TLS: exit %d\n%s%s", res.code, res.out, res.err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(&x509.Certificate{Raw: der})
+	c, _ := x509.ParseCertificate(der)
+	pool.AddCert(c)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	req, _ := http.NewRequest("POST", m[1]+"/login", strings.NewReader(`{"token":"`+m[2]+`"}`))
+	req.Header.Set("Origin", m[1])
+	r, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Body.Close()
+	if r.StatusCode != http.StatusNoContent || len(r.Cookies()) != 1 || !r.Cookies()[0].Secure || !r.Cookies()[0].HttpOnly {
+		t.Errorf("login over TLS: %d %+v", r.StatusCode, r.Cookies())
 	}
 }
