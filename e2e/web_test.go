@@ -228,7 +228,8 @@ func TestWebPageRoomWithTerminalAndSecondBrowser(t *testing.T) {
 	b2 := b.tab()
 	cdp(t, b2, "a second browser", chromedp.Navigate(base+"/#token="+token))
 	waitJS(t, b2, "the room in the second browser", `document.querySelectorAll("#topic-list li").length > 0`)
-	openTopicIn(t, b2, "first said on the screen")
+	// It opens the topic the terminal shows, as a new screen does.
+	waitJS(t, b2, "the terminal's topic open in the second browser", `document.getElementById("topic-name").textContent === "first said on the screen"`)
 	waitJS(t, b2, "the first browser's post in the second", `document.getElementById("posts").textContent.includes("said in the browser")`)
 	sayInTUI(r, "answered on the screen")
 	for _, ctx := range []context.Context{a, b2} {

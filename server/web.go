@@ -42,7 +42,7 @@ func (s *Server) webCommand(conn *attach.Conn, args []string) attach.Exit {
 		fmt.Fprintf(out, "the page is open at %s; its token was printed when it was made (pullcept web --revoke, then pullcept web, for a new one)\n", s.web.Address())
 		return attach.Exit{}
 	}
-	w, url, err := web.Start(web.Options{App: s.a, Listen: *listen, CertFile: *cert, KeyFile: *key, Changed: s.webChanged})
+	w, url, err := web.Start(web.Options{App: s.a, Listen: *listen, CertFile: *cert, KeyFile: *key, Changed: s.webChanged, Topic: s.topicToShow})
 	if err != nil {
 		return attach.Exit{Code: 1, Message: "pullcept web: " + err.Error()}
 	}

@@ -37,8 +37,9 @@ func (w *wsConn) Close() error { return w.c.Close() }
 
 // lineWriter sends each line written as one text message.
 type lineWriter struct {
-	w    *wsConn
-	rest []byte
+	w     *wsConn
+	rest  []byte
+	shown string // the topic a terminal shows last, for the ready line
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
@@ -48,7 +49,7 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		line := hideRoomSecret(l.rest[:i])
+		line := readyLine(l.rest[:i], l.shown)
 		l.rest = l.rest[i+1:]
 		if err := l.w.send(websocket.TextMessage, line); err != nil {
 			return len(p), err
@@ -56,9 +57,11 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 	}
 }
 
-// hideRoomSecret drops the room socket's address and token from the
-// ready line: they are the seats', and a browser has no use for them.
-func hideRoomSecret(line []byte) []byte {
+// readyLine drops the room socket's address and token from the ready
+// line (they are the seats', and a browser has no use for them) and adds
+// "shown", the topic a terminal showed last, which the page opens as a new
+// screen does.
+func readyLine(line []byte, shown string) []byte {
 	if !bytes.HasPrefix(line, []byte(`{"event":"ready"`)) {
 		return line
 	}
@@ -68,6 +71,9 @@ func hideRoomSecret(line []byte) []byte {
 	}
 	delete(m, "token")
 	delete(m, "url")
+	if shown != "" {
+		m["shown"] = shown
+	}
 	b, _ := json.Marshal(m)
 	return b
 }
@@ -121,7 +127,11 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("web: the control session failed", "panic", fmt.Sprint(p))
 		}
 	}()
-	if err := (&control.Server{App: s.o.App}).Serve(ctx, pr, &lineWriter{w: wc}); err != nil {
+	lw := &lineWriter{w: wc}
+	if s.o.Topic != nil {
+		lw.shown = s.o.Topic()
+	}
+	if err := (&control.Server{App: s.o.App}).Serve(ctx, pr, lw); err != nil {
 		s.log.Warn("web: control session", "err", err)
 	}
 	pr.Close()

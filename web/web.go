@@ -44,6 +44,9 @@ type Options struct {
 	// Any other address needs TLS (CertFile, KeyFile).
 	Listen            string
 	CertFile, KeyFile string
+	// Topic is the topic a new screen opens (the one a terminal showed
+	// last; "" for a new topic).
+	Topic func() string
 	// Changed is called when a browser's connection opens or closes (the
 	// server's idle watch: an open browser keeps it up).
 	Changed func()

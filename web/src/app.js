@@ -56,7 +56,8 @@
   function onLine(l) {
     switch (l.event) {
       case "ready":
-        st.current = l.topic; send({ cmd: "topics" }); send({ cmd: "needs" }); openTopic(l.topic); break;
+        // The topic a terminal shows last, as a new screen opens; else a new one.
+        st.current = l.shown || l.topic; send({ cmd: "topics" }); send({ cmd: "needs" }); openTopic(st.current); break;
       case "topics":
         st.topics = l.topics || []; drawTopics(); break;
       case "opened":
