@@ -312,8 +312,8 @@ func TestWebHostileTextAndPhoneLayout(t *testing.T) {
 		waitJS(t, a, "the input emptied (delivered)", `document.getElementById("text").value === ""`)
 	}
 	waitJS(t, a, "both posts shown", `document.querySelectorAll("#posts li").length === 2`)
-	waitJS(t, a, "the topic named by its first post", `document.getElementById("topic-list").textContent.includes("<script>")`)
 	got := evalJS[[]string](t, a, `[...document.querySelectorAll("#posts .post-body")].map(e => e.textContent)`)
+	waitJS(t, a, "the topic named by its first post", `document.getElementById("topic-list").textContent.includes("<script>")`)
 	want := []string{bodies[0], strings.NewReplacer("\x1b", "␛", "\x07", "␇").Replace(bodies[1])}
 	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("posts as shown:\n%q\nwant:\n%q", got, want)
@@ -326,6 +326,26 @@ func TestWebHostileTextAndPhoneLayout(t *testing.T) {
 	}
 	if p := evalJS[any](t, a, `window.pwned`); p != nil {
 		t.Errorf("posted text ran as script: window.pwned = %v", p)
+	}
+	// An attachment from the page: uploaded, saved under the topic by the
+	// app, named in the post; its hostile name is text too.
+	up := filepath.Join(t.TempDir(), "<img src=x onerror=window.pwned=1>notes.txt")
+	if err := os.WriteFile(up, []byte("attached from the page\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cdp(t, a, "attach a file", chromedp.SetUploadFiles(chromedp.ID("files"), []string{up}))
+	waitJS(t, a, "the file listed by the input", `document.getElementById("attached").textContent.includes("<img src=x onerror=window.pwned=1>notes.txt")`)
+	cdp(t, a, "post with it", chromedp.SetValue(chromedp.ID("text"), "with a file"), chromedp.Click(chromedp.ID("send")))
+	waitJS(t, a, "the post naming the saved file", `[...document.querySelectorAll("#posts .post-body")].some(e => e.textContent.startsWith("with a file") && e.textContent.includes("notes"))`)
+	saved, _ := filepath.Glob(filepath.Join(phome, "logs", "main", "attachments", "*", "*"))
+	if len(saved) != 1 {
+		t.Fatalf("attachments saved: %v", saved)
+	}
+	if b, _ := os.ReadFile(saved[0]); string(b) != "attached from the page\n" {
+		t.Errorf("the saved attachment %s holds %q", saved[0], b)
+	}
+	if n := evalJS[int](t, a, `document.querySelectorAll("main img, main script, main b").length`); n != 0 {
+		t.Errorf("%d elements made from an attachment's name", n)
 	}
 	screenshot(t, a, "web-desktop-hostile.png")
 
