@@ -388,6 +388,9 @@ func TestWebListenerRefuses(t *testing.T) {
 	if strings.Contains(again, token) || !strings.Contains(again, base) {
 		t.Errorf("pullcept web again printed:\n%s", again)
 	}
+	if res := pullceptCmd(t, phome, nil, "web", "--listen", "127.0.0.1:0", "--tls-cert", "c", "--tls-key", "k"); res.code == 0 || !strings.Contains(res.err, "--revoke first") {
+		t.Errorf("another address while the page is open: exit %d\n%s%s", res.code, res.out, res.err)
+	}
 	u, _ := url.Parse(base)
 	origin := base
 	wsURL := "ws://" + u.Host + "/ws"

@@ -38,6 +38,9 @@ func (s *Server) webCommand(conn *attach.Conn, args []string) attach.Exit {
 		s.nudgeIdle()
 		return attach.Exit{Message: "pullcept web: the token is revoked and every browser signed out; pullcept web makes a new one"}
 	}
+	if s.web != nil && (*listen != "" || *cert != "" || *key != "") {
+		return attach.Exit{Code: 1, Message: fmt.Sprintf("pullcept web: the page is open at %s; pullcept web --revoke first to open it elsewhere", s.web.Address())}
+	}
 	if s.web != nil {
 		fmt.Fprintf(out, "the page is open at %s; its token was printed when it was made (pullcept web --revoke, then pullcept web, for a new one)\n", s.web.Address())
 		return attach.Exit{}
