@@ -521,7 +521,7 @@ func TestWebListenerRefuses(t *testing.T) {
 // PermissionRequest hook, tool and command from the payload) is in the
 // page's Needs you with its answers as buttons; "no" keeps the command
 // from running, "yes" runs it once; each answer leaves the list and is in
-// the topic's record of answers as given from the screen "web".
+// the topic's record of answers as given from the screen "browser 1".
 func TestWebAnswersRealClaudePrompt(t *testing.T) {
 	t.Parallel()
 	c := newCLIRoom(t, permAgent("Bash", func(cmd string) map[string]any {
@@ -571,7 +571,7 @@ func TestWebAnswersRealClaudePrompt(t *testing.T) {
 		m, _ := r.(map[string]any)
 		seen = append(seen, fmt.Sprintf("%v/%v/%v/%v", m["screen"], m["answer"], m["tool"], m["done"]))
 	}
-	if strings.Join(seen, " ") != "web/no/Bash/true web/yes/Bash/true" {
+	if strings.Join(seen, " ") != "browser 1/no/Bash/true browser 1/yes/Bash/true" {
 		t.Errorf("the topic's record of answers: %v\n%v", seen, rec)
 	}
 }

@@ -37,9 +37,10 @@ func (w *wsConn) Close() error { return w.c.Close() }
 
 // lineWriter sends each line written as one text message.
 type lineWriter struct {
-	w     *wsConn
-	rest  []byte
-	shown string // the topic a terminal shows last, for the ready line
+	w      *wsConn
+	rest   []byte
+	shown  string // the topic a terminal shows last, for the ready line
+	screen string // this browser's name as a screen ("browser N")
 }
 
 func (l *lineWriter) Write(p []byte) (int, error) {
@@ -49,7 +50,7 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		line := readyLine(l.rest[:i], l.shown)
+		line := readyLine(l.rest[:i], l.shown, l.screen)
 		l.rest = l.rest[i+1:]
 		if err := l.w.send(websocket.TextMessage, line); err != nil {
 			return len(p), err
@@ -60,8 +61,9 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 // readyLine drops the room socket's address and token from the ready
 // line (they are the seats', and a browser has no use for them) and adds
 // "shown", the topic a terminal showed last, which the page opens as a new
-// screen does.
-func readyLine(line []byte, shown string) []byte {
+// screen does, and "screen", the name its answers and seen posts are
+// recorded under (as a terminal's are "terminal N").
+func readyLine(line []byte, shown, screen string) []byte {
 	if !bytes.HasPrefix(line, []byte(`{"event":"ready"`)) {
 		return line
 	}
@@ -74,6 +76,7 @@ func readyLine(line []byte, shown string) []byte {
 	if shown != "" {
 		m["shown"] = shown
 	}
+	m["screen"] = screen
 	b, _ := json.Marshal(m)
 	return b
 }
@@ -127,7 +130,10 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 			s.log.Error("web: the control session failed", "panic", fmt.Sprint(p))
 		}
 	}()
-	lw := &lineWriter{w: wc}
+	s.mu.Lock()
+	s.nextID++
+	lw := &lineWriter{w: wc, screen: fmt.Sprintf("browser %d", s.nextID)}
+	s.mu.Unlock()
 	if s.o.Topic != nil {
 		lw.shown = s.o.Topic()
 	}

@@ -68,6 +68,7 @@ type Server struct {
 	conns    map[io.Closer]bool // open WebSockets
 	last     time.Time          // a browser's connection last opened or closed
 	closed   bool
+	nextID   int // the last browser's number
 	uploads  string
 	cancel   context.CancelFunc
 	ctx      context.Context

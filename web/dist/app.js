@@ -57,6 +57,7 @@
     switch (l.event) {
       case "ready":
         // The topic a terminal shows last, as a new screen opens; else a new one.
+        st.screen = l.screen || "browser";
         st.current = l.shown || l.topic; send({ cmd: "topics" }); send({ cmd: "needs" }); openTopic(st.current); break;
       case "topics":
         st.topics = l.topics || []; drawTopics(); break;
@@ -257,7 +258,7 @@
         const row = el("div", "need-answers");
         n.answers.forEach((a) => {
           const b = el("button", "answer " + a.id, a.label); b.type = "button"; b.dataset.answer = a.id;
-          b.onclick = () => send({ cmd: "answer", item: n.id, answer: a.id, screen: "web" });
+          b.onclick = () => send({ cmd: "answer", item: n.id, answer: a.id, screen: st.screen });
           row.appendChild(b);
         });
         li.appendChild(row);
@@ -276,7 +277,7 @@
   // This screen shows the room's newest posts: they are seen (a post to
   // the person leaves the needs-you list).
   function seen() {
-    if (document.visibilityState === "visible" && st.lastSeen) send({ cmd: "seen", topic: st.current, last_seen: st.lastSeen, screen: "web" });
+    if (document.visibilityState === "visible" && st.lastSeen) send({ cmd: "seen", topic: st.current, last_seen: st.lastSeen, screen: st.screen });
   }
 
   // A seat's terminal: its emulator's picture from the server, read-only
