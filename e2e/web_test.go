@@ -564,6 +564,12 @@ func TestWebAnswersRealClaudePrompt(t *testing.T) {
 			t.Fatalf("after %q the file says %q", tc.answer, got)
 		}
 	}
+	// The page shows the topic's answered items on request.
+	openTopicIn(t, a, "run echo no")
+	cdp(t, a, "the answered items", chromedp.Click(chromedp.ID("show-answered")))
+	waitJS(t, a, "both answers listed", `document.querySelectorAll("#answered-list li.answered").length === 2 &&
+		document.getElementById("answered-list").textContent.includes("Bash: echo yes") && document.getElementById("answered-list").textContent.includes("from browser 1")`)
+	screenshot(t, a, "web-phone-answered.png")
 	rec := c.do(map[string]any{"cmd": "needs", "topic": topic, "answered": true})
 	list, _ := rec["answers"].([]any)
 	var seen []string

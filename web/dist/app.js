@@ -123,6 +123,8 @@
         drawNeeds(); break;
       case "answer":
         note(l.result && l.result.note); break;
+      case "needs_answered":
+        drawAnswered(l.answers || []); break;
       case "error":
         note(l.error); break;
     }
@@ -133,7 +135,7 @@
   function openTopic(id) {
     if (!id) return;
     if (id !== st.current) Object.keys(st.panes).forEach(closePane);
-    st.current = id; st.seats = {}; st.posts = []; drawPosts(); drawTopics();
+    st.current = id; st.seats = {}; st.posts = []; drawPosts(); drawTopics(); $("answered-list").hidden = true;
     send({ cmd: "open", topic: id });
   }
 
@@ -268,6 +270,19 @@
     $("needs-empty").hidden = items.length > 0;
   }
 
+  // The topic's record of answers: who answered what, for which seat,
+  // tool and input, from which screen, when.
+  function drawAnswered(recs) {
+    const ul = $("answered-list"); ul.textContent = "";
+    recs.slice().reverse().forEach((r) => {
+      ul.appendChild(el("li", "answered", new Date(r.at).toLocaleTimeString() + " · " + (r.name || r.account || "") + " · " +
+        (r.tool ? r.tool + (r.input ? ": " + r.input : "") : r.kind) + " → " + (r.label || r.answer) +
+        " · " + r.who + " from " + r.screen + (r.done ? "" : " (not given: " + (r.note || "") + ")")));
+    });
+    if (!recs.length) ul.appendChild(el("li", "empty", "No answers in this topic."));
+    ul.hidden = false;
+  }
+
   function jump(n) {
     if (n.topic !== st.current) openTopic(n.topic);
     if (n.account && !n.post) { if (st.seats[n.account]) openPane(n.account); else st.wantPane = n.account; }
@@ -370,6 +385,10 @@
       e.target.value = ""; drawUploads();
     };
     $("new-topic").onclick = () => send({ cmd: "new" });
+    $("show-answered").onclick = () => {
+      if (!$("answered-list").hidden) { $("answered-list").hidden = true; return; }
+      send({ cmd: "needs", topic: st.current, answered: true });
+    };
     $("show-topics").onclick = () => $("topics").classList.toggle("open");
     $("show-people").onclick = () => $("people").classList.toggle("open");
     document.addEventListener("visibilitychange", seen);
