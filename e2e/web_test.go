@@ -242,6 +242,7 @@ func TestWebPageRoomWithTerminalAndSecondBrowser(t *testing.T) {
 	waitJS(t, a, "the prompt in the pane", webPaneText+`.includes("Allow rm -rf build? [y/n]")`)
 	waitJS(t, a, "the prompt under Needs you", `[...document.querySelectorAll("#needs-list li.need.permission")].some(li => li.textContent.includes("Pro") && li.textContent.includes("Bash"))`)
 	screenshot(t, a, "web-desktop.png")
+	before := evalJS[string](t, a, `document.querySelector(".pane").dataset.size`)
 	cdp(t, a, "focus the pane", chromedp.Click(chromedp.CSS(".pane .pane-term")))
 	pressKeys(t, a, "y\r")
 	cdp(t, a, "toggle typing", chromedp.Click(chromedp.CSS(".pane .pane-type")))
@@ -251,6 +252,12 @@ func TestWebPageRoomWithTerminalAndSecondBrowser(t *testing.T) {
 		t.Error("keys reached the seat while the pane was read-only")
 	}
 	waitJS(t, a, "the prompt gone from Needs you", `document.querySelectorAll("#needs-list li.need.permission").length === 0`)
+
+	// Typing made the browser the latest client: the pane took its size
+	// (wider than the TUI's pane); the TUI's keys take it back.
+	waitJS(t, a, "the pane at the browser's size", `parseInt(document.querySelector(".pane").dataset.size) > 100`)
+	sayInTUI(r, "back on the terminal")
+	waitJS(t, a, "the pane at the TUI's size again", `document.querySelector(".pane").dataset.size === `+jsString(before))
 }
 
 // pressKeys presses each key of keys as a keyboard would (one keydown

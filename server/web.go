@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pullcept/attach"
+	"pullcept/seat"
 	"pullcept/web"
 )
 
@@ -45,7 +46,7 @@ func (s *Server) webCommand(conn *attach.Conn, args []string) attach.Exit {
 		fmt.Fprintf(out, "the page is open at %s; its token was printed when it was made (pullcept web --revoke, then pullcept web, for a new one)\n", s.web.Address())
 		return attach.Exit{}
 	}
-	w, url, err := web.Start(web.Options{App: s.a, Listen: *listen, CertFile: *cert, KeyFile: *key, Changed: s.webChanged, Topic: s.topicToShow})
+	w, url, err := web.Start(web.Options{App: s.a, Listen: *listen, CertFile: *cert, KeyFile: *key, Changed: s.webChanged, Topic: s.topicToShow, PaneSize: s.browserPane})
 	if err != nil {
 		return attach.Exit{Code: 1, Message: "pullcept web: " + err.Error()}
 	}
@@ -87,4 +88,28 @@ func (s *Server) closeWeb() {
 	if w != nil {
 		w.Close()
 	}
+}
+
+// browserPane is a browser's view of one seat's pane in the panes' sizes
+// (server/seats.go): a client of the sizes only, showing the pane's topic,
+// whose wish applies once its keys make it the latest client.
+func (s *Server) browserPane(topic, account string) (wish func(cols, rows int), done func()) {
+	c := &client{}
+	s.z.show(c, topic)
+	wish = func(cols, rows int) {
+		p, err := s.a.Pane(topic, account)
+		if err != nil {
+			return
+		}
+		var panes []*seat.Pane
+		for _, st := range s.a.Seats(topic) {
+			if st.Pane != nil {
+				panes = append(panes, st.Pane)
+			}
+		}
+		s.z.note(topic, panes)
+		s.z.touch(c)
+		_ = s.z.resize(c, p, cols, rows)
+	}
+	return wish, func() { s.z.drop(c) }
 }

@@ -166,6 +166,12 @@ func (s *Server) terminal(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	a := s.o.App
+	wish := func(cols, rows int) {}
+	if s.o.PaneSize != nil {
+		var leave func()
+		wish, leave = s.o.PaneSize(topic, account)
+		defer leave()
+	}
 	go func() {
 		defer cancel()
 		for {
@@ -175,12 +181,18 @@ func (s *Server) terminal(w http.ResponseWriter, r *http.Request) {
 			}
 			var in struct {
 				Keys string `json:"keys"`
+				Cols int    `json:"cols"` // the browser's size for the pane
+				Rows int    `json:"rows"`
 			}
 			if typ != websocket.TextMessage || json.Unmarshal(b, &in) != nil || in.Keys == "" {
 				continue
 			}
 			// The person's keys, as a terminal client's: the typist
-			// counts them as unsent input (its hold).
+			// counts them as unsent input (its hold), and the browser's
+			// size, when it says one, becomes the pane's.
+			if in.Cols >= 20 && in.Rows >= 5 && in.Cols <= 500 && in.Rows <= 200 {
+				wish(in.Cols, in.Rows)
+			}
 			if p, err := a.Pane(topic, account); err == nil {
 				_, _ = p.Write([]byte(in.Keys))
 			}

@@ -47,6 +47,11 @@ type Options struct {
 	// Topic is the topic a new screen opens (the one a terminal showed
 	// last; "" for a new topic).
 	Topic func() string
+	// PaneSize, when set, lets a browser typing into a seat's pane take
+	// part in the pane's size as a terminal does (its keys make it the
+	// latest client, its wish applies): wish records the browser's size
+	// for the pane and marks it active; done forgets it.
+	PaneSize func(topic, account string) (wish func(cols, rows int), done func())
 	// Changed is called when a browser's connection opens or closes (the
 	// server's idle watch: an open browser keeps it up).
 	Changed func()

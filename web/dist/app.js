@@ -303,22 +303,38 @@
     node.dataset.account = account;
     node.querySelector(".pane-name").textContent = visible(seatName(account));
     $("panes").appendChild(node);
-    const term = new Terminal({ cols: 80, rows: 24, disableStdin: true, convertEol: false, fontSize: 13, scrollback: 0 });
+    const term = new Terminal({ cols: 80, rows: 24, disableStdin: true, convertEol: false, fontSize: 13, fontFamily: "monospace", scrollback: 0 });
     term.open(node.querySelector(".pane-term"));
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host +
       "/term?topic=" + encodeURIComponent(st.current) + "&account=" + encodeURIComponent(account));
     const typeBox = node.querySelector(".pane-type");
     typeBox.onchange = () => { term.options.disableStdin = !typeBox.checked; if (typeBox.checked) term.focus(); };
-    term.onData((d) => { if (typeBox.checked && ws.readyState === 1) ws.send(JSON.stringify({ keys: d })); });
+    // Typing makes this browser the latest client: the pane takes the size
+    // that fits here, as it takes a terminal's.
+    term.onData((d) => { if (typeBox.checked && ws.readyState === 1) ws.send(JSON.stringify(Object.assign({ keys: d }, fitSize(node)))); });
     ws.onmessage = (m) => {
       const f = JSON.parse(m.data);
       if (f.state) { term.reset(); term.write(f.state.replace(/[\u0000-\u001f]/g, " ")); return; }
       if (f.cols && (f.cols !== term.cols || f.rows !== term.rows)) term.resize(f.cols, f.rows);
+      node.dataset.size = f.cols + "x" + f.rows;
       term.write(f.data);
     };
     node.querySelector(".pane-close").onclick = () => closePane(account);
     st.panes[account] = { node, term, ws };
     scrollDown(); // the room is shorter now
+  }
+
+  // fitSize is the pane size that fits the panes' area: its width, and
+  // about half the window's height, in cells of the terminal's font.
+  function fitSize(node) {
+    const probe = el("span", "", "W".repeat(20));
+    probe.style.cssText = "position:absolute;visibility:hidden;font:13px monospace;white-space:pre";
+    node.appendChild(probe);
+    const cw = probe.getBoundingClientRect().width / 20, ch = probe.getBoundingClientRect().height;
+    probe.remove();
+    if (!cw || !ch) return {};
+    const cols = Math.floor(($("panes").clientWidth - 24) / cw), rows = Math.floor(Math.max(window.innerHeight * 0.45, 200) / ch);
+    return { cols: Math.max(20, Math.min(cols, 500)), rows: Math.max(5, Math.min(rows, 200)) };
   }
 
   function closePane(account) {
