@@ -43,7 +43,10 @@ type sleeper struct {
 	since  time.Time
 	screen string // its pane's last screen
 	freed  int64  // the resident memory its process tree held (bytes)
-	conn   room.ConnID
+	// stopped: its CLI has been stopped and screen read; until then the
+	// seat's own entry stands for it on screens (sleepingSeats).
+	stopped bool
+	conn    room.ConnID
 	// missed: a room-wide post was not typed into it while it slept.
 	missed bool
 	// limited: it slept at its usage limit; the resume at reset wakes it.
@@ -195,7 +198,7 @@ func (a *App) sleep(ctx context.Context, topic, account string, after time.Durat
 		return
 	}
 	a.hib.mu.Lock()
-	sl.screen, sl.freed = screen, rss
+	sl.screen, sl.freed, sl.stopped = screen, rss, true
 	a.hib.mu.Unlock()
 	// The stopped CLI's sidecar leaves the room as its connection closes;
 	// until it has, a wake (waiting on this lock) could take its roster
@@ -460,7 +463,7 @@ func (a *App) sleepingSeats(topic string) []SeatInfo {
 	defer a.hib.mu.Unlock()
 	var out []SeatInfo
 	for k, sl := range a.hib.sleepers {
-		if k[0] != topic || sl.attached {
+		if k[0] != topic || sl.attached || !sl.stopped {
 			continue
 		}
 		out = append(out, SeatInfo{Account: k[1], Name: sl.name, Kind: sl.kind, State: StateAsleep,
