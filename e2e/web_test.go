@@ -587,6 +587,38 @@ func TestWebAnswersRealClaudePrompt(t *testing.T) {
 	if strings.Join(seen, " ") != "browser 1/no/Bash/true browser 1/yes/Bash/true" {
 		t.Errorf("the topic's record of answers: %v\n%v", seen, rec)
 	}
+
+	// The pane answers first while the page still shows the prompt: the
+	// page's answer (its button's own handler, kept from before the item
+	// left the list, as a tap that crossed the pane's answer) types
+	// nothing, the page says so, and the command runs once.
+	paneRan := filepath.Join(c.cwd, "ran-pane")
+	from := c.mark()
+	c.post(t, topic, "@"+claudeName+" run echo pane >> "+paneRan, c.lastPostID(topic))
+	late := `[...document.querySelectorAll("#needs-list li.need.permission")].find(li => li.textContent.includes(` + jsString("echo pane") + `))`
+	waitJS(t, a, "the pane's prompt under Needs you", "!!"+late+` && !!`+late+`.querySelector("button.answer.no")`)
+	cdp(t, a, "keep the no button's handler", chromedp.Evaluate[chromedp.Void](`window.lateNo = `+late+`.querySelector("button.answer.no").onclick`))
+	c.waitScreen(t, topic, "claude", "Do you want to proceed?")
+	time.Sleep(200 * time.Millisecond) // Claude 2.1.332 drops a dialog's keys for 150 ms after painting it (hold_test.go)
+	c.do(map[string]any{"cmd": "keys", "topic": topic, "account": "claude", "keys": "\r"})
+	waitJS(t, a, "the prompt answered in the pane gone from Needs you", "!"+late)
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+	cdp(t, a, "the late no from the page", chromedp.Evaluate[chromedp.Void](`window.lateNo()`))
+	waitJS(t, a, "the page says nothing was sent", `document.getElementById("send-note").textContent.includes("nothing was sent")`)
+	if got, _ := os.ReadFile(paneRan); strings.Count(string(got), "pane\n") != 1 {
+		t.Fatalf("the command answered in the pane: the file says %q, want it once", got)
+	}
+	if scr := fmt.Sprint(c.do(map[string]any{"cmd": "screen", "topic": topic, "account": "claude"})["result"]); strings.Contains(scr, "Do you want to proceed?") {
+		t.Fatalf("a prompt again after the late answer:\n%s", scr)
+	}
+	rec = c.do(map[string]any{"cmd": "needs", "topic": topic, "answered": true})
+	list, _ = rec["answers"].([]any)
+	if len(list) != 3 {
+		t.Fatalf("the topic's record after the late answer: %v", rec)
+	}
+	if m, _ := list[2].(map[string]any); m["screen"] != "browser 1" || m["done"] != false {
+		t.Errorf("the late answer's record: %v", m)
+	}
 }
 
 // TestPushURL: with config.json's "push_url" (off by default) a new
