@@ -391,3 +391,51 @@ func questionScenario(t *testing.T, c *cliRoom) {
 		t.Fatalf("the model got %q, want the choice Blue", got)
 	}
 }
+
+// TestRealClaudeNeedsListAlways: "always" from the list (the newest Claude
+// offers it with its permission suggestions) answers through the hook with
+// those suggestions: the command runs, and the same command asked again
+// runs without a prompt.
+func TestRealClaudeNeedsListAlways(t *testing.T) {
+	t.Parallel()
+	c := newCLIRoom(t, permShell())
+	topic := c.topic()
+	c.startSeat(t, topic, "claude", claudeName)
+	dir := filepath.Join(c.cwd, "made-always")
+	cmd := "mkdir -p " + dir
+	from := c.mark()
+	c.post(t, topic, "@"+claudeName+" run "+cmd, c.lastPostID(topic))
+	ev := c.waitFrom(from, func(m map[string]any) bool {
+		ch, _ := m["change"].(map[string]any)
+		it, _ := ch["item"].(map[string]any)
+		return m["event"] == "needs" && ch["gone"] == nil && it["kind"] == "permission" && it["via"] == "hook" && strings.Contains(fmt.Sprint(it["input"]), dir)
+	})
+	it := ev["change"].(map[string]any)["item"].(map[string]any)
+	if !strings.Contains(fmt.Sprint(it["answers"]), "always") {
+		t.Fatalf("no always among the item's answers: %v", it)
+	}
+	c.waitScreen(t, topic, "claude", "Do you want to proceed?")
+	res := c.do(map[string]any{"cmd": "answer", "item": it["id"], "answer": "always", "screen": "e2e"})
+	if r, _ := res["result"].(map[string]any); r["done"] != true || r["via"] != "hook" {
+		t.Fatalf("always: %v", res)
+	}
+	c.waitActivity(t, from, topic, "claude", func(a map[string]any) bool { return a["state"] == "ready" && a["signal"] == "Stop" })
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("after always the command did not run: %v", err)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	// Asked again: allowed by the rule "always" added, no prompt.
+	from = c.mark()
+	c.post(t, topic, "@"+claudeName+" run "+cmd, c.lastPostID(topic))
+	if asked := c.scanFrom(from, 60*time.Second, func(m map[string]any) bool {
+		a, _ := m["activity"].(map[string]any)
+		return m["event"] == "activity" && m["account"] == "claude" && a != nil && (a["wait"] == "permission" || a["signal"] == "Stop")
+	}); asked == nil || asked["activity"].(map[string]any)["wait"] == "permission" {
+		t.Fatalf("the same command after always: %v", asked)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the same command after always did not run: %v", err)
+	}
+}
