@@ -20,6 +20,8 @@ func FuzzLoadConfig(f *testing.F) {
 		`{"accounts":[{"id":"claude","name":"Lin","kind":"claude_code"}]}`,
 		`{"accounts":[{"id":"a","name":"A","kind":"cli","command":"x {session_id}","resume":"x -r {session_id}","env":{"K":"v"},"hue":200}]}`,
 		`{"accounts":[{"id":"a"},{"id":"a","name":"B","kind":"nope"}],"extra":1}`,
+		`{"hibernate_after":"20m","push_url":"https://ntfy.example/t","agent_posts_per_person_post":3,"agent_loop":"hold","accounts":[]}`,
+		`{"hibernate_after":"0.5s","push_url":"file:///etc/passwd","agent_posts_per_person_post":-1,"agent_loop":7}`,
 		`[]`, `{`, `null`, "",
 	} {
 		f.Add([]byte(s))
