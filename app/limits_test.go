@@ -122,9 +122,7 @@ func TestUsageLimitHoldsAndResumes(t *testing.T) {
 // its age, it must not limit the seat again once that time has passed.
 func TestAtLimitIgnoresPassedResets(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	at := func(pct float64, reset string) *wire.Window {
-		return &wire.Window{UsedPercentage: pct, ResetsAt: reset}
-	}
+	at := window
 	for _, tc := range []struct {
 		name  string
 		w     []*wire.Window
@@ -211,9 +209,7 @@ func TestStopFailureLimitsOnlyOnRateLimit(t *testing.T) {
 // full window's reset, else its nearest reset to come, else unknown.
 func TestBookReset(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	at := func(pct float64, reset string) *wire.Window {
-		return &wire.Window{UsedPercentage: pct, ResetsAt: reset}
-	}
+	at := window
 	for _, tc := range []struct {
 		name string
 		w    []*wire.Window
@@ -235,4 +231,9 @@ func TestBookReset(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, got, want)
 		}
 	}
+}
+
+// window is a usage window at pct, resetting at reset (RFC 3339).
+func window(pct float64, reset string) *wire.Window {
+	return &wire.Window{UsedPercentage: pct, ResetsAt: reset}
 }

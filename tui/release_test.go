@@ -80,14 +80,7 @@ func TestParticipantsShowAFullQueue(t *testing.T) {
 // A seat whose last turn ended on an API error (Claude's StopFailure, not a
 // usage limit) says so in its participants row and its pane title.
 func TestParticipantsShowAnAPIError(t *testing.T) {
-	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
-	hs := newHarness(t, seats, 220, 30)
-	seats.mu.Lock()
-	seats.seats[hs.m.topic] = []SeatInfo{{Account: "lin", Name: "Lin", Kind: "claude_code", State: StateRunning, Pane: &fakePane{},
-		Activity: "ready", Failure: "overloaded"}}
-	seats.mu.Unlock()
-	hs.send(seatsChangedMsg{})
-	scr := hs.screen()
+	scr := linSeatScreen(t, SeatInfo{Activity: "ready", Failure: "overloaded"})
 	// The participants column cuts the row's note.
 	if n := strings.Count(scr, "API error: overlo"); n < 2 || !strings.Contains(scr, "ready · API error: overloaded") {
 		t.Fatalf("want the error in the participants row and the pane title, saw it %d times:\n%s", n, scr)
@@ -97,14 +90,21 @@ func TestParticipantsShowAnAPIError(t *testing.T) {
 // A seat waiting in one of Claude 2.1.332's other dialogs (Notification
 // agent_needs_input) says so in its pane title.
 func TestPaneTitleShowsADialogWait(t *testing.T) {
-	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
-	hs := newHarness(t, seats, 220, 30)
-	seats.mu.Lock()
-	seats.seats[hs.m.topic] = []SeatInfo{{Account: "lin", Name: "Lin", Kind: "claude_code", State: StateRunning, Pane: &fakePane{},
-		Activity: "waiting", Wait: "dialog"}}
-	seats.mu.Unlock()
-	hs.send(seatsChangedMsg{})
-	if scr := hs.screen(); !strings.Contains(scr, "running · waiting for your choice in a dialog") {
+	if scr := linSeatScreen(t, SeatInfo{Activity: "waiting", Wait: "dialog"}); !strings.Contains(scr, "running · waiting for your choice in a dialog") {
 		t.Fatalf("no dialog wait in the title:\n%s", scr)
 	}
+}
+
+// linSeatScreen is a 220x30 screen with one running Claude seat, Lin,
+// whose activity is info's.
+func linSeatScreen(t *testing.T, info SeatInfo) string {
+	t.Helper()
+	seats := newFakeSeats(Account{ID: "lin", Name: "Lin", FullName: "Lin", Kind: "claude_code"})
+	hs := newHarness(t, seats, 220, 30)
+	info.Account, info.Name, info.Kind, info.State, info.Pane = "lin", "Lin", "claude_code", StateRunning, &fakePane{}
+	seats.mu.Lock()
+	seats.seats[hs.m.topic] = []SeatInfo{info}
+	seats.mu.Unlock()
+	hs.send(seatsChangedMsg{})
+	return hs.screen()
 }
